@@ -1,0 +1,19 @@
+#include "bandwidth.hpp"
+
+#include "theory.hpp"
+
+namespace apod {
+
+Measurement bandwidth_measurement(json params, double bytes_moved, const std::vector<double>& samples_ms) {
+  Measurement m;
+  m.params = std::move(params);
+  m.metric = "effective_bandwidth";
+  m.unit = "GB/s";
+  m.direction = Direction::higher;
+  m.samples.reserve(samples_ms.size());
+  for (double ms : samples_ms) m.samples.push_back(bandwidth_gbs_from_ms(bytes_moved, ms));
+  m.extra["bytes_moved"] = bytes_moved;
+  return m;
+}
+
+}  // namespace apod

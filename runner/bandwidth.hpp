@@ -1,0 +1,14 @@
+// Turns timed samples of a memory-bound operation into a bandwidth measurement.
+#pragma once
+
+#include "measurement.hpp"
+
+#include <vector>
+
+namespace apod {
+
+/// A measurement of effective bandwidth (GB/s) from per-sample times in ms and the bytes each
+/// sample moved (read + written, as the experiment counts them). Records bytes_moved in extra.
+Measurement bandwidth_measurement(json params, double bytes_moved, const std::vector<double>& samples_ms);
+
+}  // namespace apod

@@ -1,0 +1,34 @@
+// apod's exception types and the exit codes they map to (documented in README.md).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace apod {
+
+/// Process exit codes. Stable: CI jobs branch on them.
+enum ExitCode : int {
+  exit_ok = 0,
+  exit_regression = 1,      ///< `apod compare` found a regression
+  exit_usage = 2,           ///< bad command line, bad input file or database, unwritable path
+  exit_no_device = 3,       ///< no CUDA-capable device, or the driver failed
+  exit_partial = 4,         ///< the run finished but at least one experiment or point failed
+};
+
+/// Bad input from the user: command line, files, databases. Exit code 2.
+struct InputError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// No usable CUDA device. Exit code 3.
+struct NoDevice : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A CUDA call failed; the message holds the call text, file, line and the CUDA error string.
+struct CudaError : std::runtime_error {
+  CudaError(const std::string& what, int code) : std::runtime_error(what), code(code) {}
+  int code;
+};
+
+}  // namespace apod

@@ -1,0 +1,111 @@
+#include "run.hpp"
+
+#include "errors.hpp"
+#include "store.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <iomanip>
+
+namespace apod {
+
+namespace {
+
+class CollectingRecorder : public Recorder {
+ public:
+  void record(Measurement m) override { measurements.push_back(std::move(m)); }
+  std::vector<Measurement> measurements;
+};
+
+std::string headline(const ExperimentInfo& info, const std::vector<Measurement>& ms, const DeviceInfo& d) {
+  const Measurement* best = nullptr;
+  double best_median = 0;
+  for (const auto& m : ms) {
+    if (!m.ok()) continue;
+    const double med = summarize(m.samples).median;
+    const bool better = !best || (m.direction == Direction::higher ? med > best_median : med < best_median);
+    if (better) best = &m, best_median = med;
+  }
+  if (!best) return "-";
+  std::string s = fmt::format("{:.4g} {}", best_median, best->unit);
+  std::optional<double> limit;
+  if (best->unit == "GB/s" && info.chart.limit == "dram") limit = d.theoretical_bandwidth_gbs();
+  if (best->unit == "GB/s" && info.chart.limit == "pcie") limit = d.theoretical_pcie_gbs();
+  if (limit && *limit > 0) s += fmt::format(" ({:.1f}% of theoretical)", 100.0 * best_median / *limit);
+  return s;
+}
+
+}  // namespace
+
+std::vector<const ExperimentInfo*> select_experiments(const std::vector<std::string>& only) {
+  std::vector<const ExperimentInfo*> chosen;
+  for (const auto& name : only) {
+    if (!find_experiment(name)) {
+      std::string known;
+      for (const auto& e : experiments()) known += (known.empty() ? "" : ", ") + e.name;
+      throw InputError(fmt::format("unknown experiment '{}' (known: {})", name, known));
+    }
+  }
+  for (const auto& e : experiments())
+    if (only.empty() || std::find(only.begin(), only.end(), e.name) != only.end()) chosen.push_back(&e);
+  return chosen;
+}
+
+RunOutcome run_matrix(const RunRequest& req, std::ostream& progress) {
+  // Order matters: names, then the GPU, then the database, so a bad request or a machine
+  // without a GPU never creates or touches a database file.
+  const auto chosen = select_experiments(req.only);
+  const DeviceInfo device = query_device(req.options.device);
+  Store store(req.db_path, Store::Mode::read_write_create);
+  RunOutcome outcome;
+  outcome.run_id = store.begin_run(req.label, device, collect_environment());
+
+  int index = 0;
+  for (const ExperimentInfo* info : chosen) {
+    ++index;
+    if (req.show_progress)
+      progress << fmt::format("[{}/{}] {} ...", index, chosen.size(), info->name) << std::flush;
+    CollectingRecorder recorder;
+    ExperimentRecord record;
+    record.name = info->name;
+    record.version = info->version;
+    record.started_at = now_iso8601();
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+      ExperimentContext ctx{device, req.options, recorder, info->name};
+      info->run(ctx);
+    } catch (const std::exception& e) {
+      record.status = "failed";
+      record.error = e.what();
+      reset_device_after_failure(req.options.device);
+    }
+    record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ExperimentOutcome eo{info->name, record.status, record.error,
+                         headline(*info, recorder.measurements, device), 0, 0, record.wall_s};
+    for (const auto& m : recorder.measurements) (m.ok() ? eo.points_ok : eo.points_failed)++;
+    record.measurements = std::move(recorder.measurements);
+    store.save_experiment(outcome.run_id, record);
+    if (req.show_progress)
+      progress << fmt::format(" {} ({} points, {:.1f} s)\n", eo.status, eo.points_ok + eo.points_failed, eo.wall_s);
+    outcome.experiments.push_back(std::move(eo));
+  }
+  const bool all_ok = std::all_of(outcome.experiments.begin(), outcome.experiments.end(),
+                                  [](const auto& e) { return e.status == "complete" && e.points_failed == 0; });
+  outcome.status = all_ok ? "complete" : "partial";
+  store.finish_run(outcome.run_id, outcome.status);
+  return outcome;
+}
+
+void print_summary(const RunOutcome& o, std::ostream& out) {
+  out << fmt::format("run {} ({})\n", o.run_id, o.status);
+  out << fmt::format("{:<18} {:<9} {:>6} {:>7} {:>8}  {}\n", "experiment", "status", "ok", "failed", "wall s", "headline");
+  for (const auto& e : o.experiments) {
+    out << fmt::format("{:<18} {:<9} {:>6} {:>7} {:>8.2f}  {}\n", e.name, e.status, e.points_ok,
+                       e.points_failed, e.wall_s, e.headline);
+    if (!e.error.empty()) out << "    error: " << e.error << "\n";
+  }
+}
+
+}  // namespace apod

@@ -1,0 +1,48 @@
+// `apod run`: walks the experiment matrix on one GPU and stores each experiment as it finishes.
+#pragma once
+
+#include "experiment.hpp"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace apod {
+
+struct RunRequest {
+  std::string db_path = "apod.db";
+  std::string label;
+  std::vector<std::string> only;  ///< experiment names; empty means the whole matrix
+  RunOptions options;
+  bool show_progress = false;     ///< progress lines on stderr (when it is a terminal)
+};
+
+struct ExperimentOutcome {
+  std::string name, status, error, headline;  ///< headline: e.g. "4012 GB/s (83.3% of theoretical)"
+  int points_ok = 0, points_failed = 0;
+  double wall_s = 0;
+};
+
+struct RunOutcome {
+  std::string run_id;
+  std::string status;  ///< complete | partial
+  std::vector<ExperimentOutcome> experiments;
+};
+
+/// The experiments `only` names, in matrix order; throws InputError for an unknown name.
+std::vector<const ExperimentInfo*> select_experiments(const std::vector<std::string>& only);
+
+/// Runs the matrix. Throws NoDevice before touching the database when there is no GPU, and
+/// InputError for bad names or an unusable database; experiment failures are stored, not thrown.
+RunOutcome run_matrix(const RunRequest& request, std::ostream& progress);
+
+/// Prints the end-of-run summary table.
+void print_summary(const RunOutcome& outcome, std::ostream& out);
+
+/// Provenance of this process: host, OS, build (environment.cpp).
+json collect_environment();
+
+/// Clears a failed experiment's state so the next one starts on a clean context (device_query.cu).
+void reset_device_after_failure(int ordinal);
+
+}  // namespace apod

@@ -1,0 +1,94 @@
+// A small RAII layer over the SQLite C API (in the manner of SQLiteCpp): one error type that
+// carries the result code, every return code through one check(), transactions that roll back
+// in their destructor. No SQL lives here; it all lives in store.cpp.
+#pragma once
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace apod::sqlite {
+
+class Error : public std::runtime_error {
+ public:
+  Error(const std::string& what, int code) : std::runtime_error(what), code_(code) {}
+  int code() const { return code_; }
+
+ private:
+  int code_;
+};
+
+class Database {
+ public:
+  /// Opens `path` with sqlite3_open_v2 flags (SQLITE_OPEN_*). Throws Error on failure.
+  Database(const std::string& path, int flags);
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  /// Runs one or more statements that return no rows.
+  void exec(const std::string& sql);
+  /// Throws Error with the connection's message unless rc is SQLITE_OK, SQLITE_ROW or SQLITE_DONE.
+  void check(int rc, const std::string& context) const;
+  int64_t last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+  sqlite3* handle() const { return db_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+class Statement {
+ public:
+  Statement(Database& db, const std::string& sql);
+  ~Statement();
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int index, int64_t value);
+  Statement& bind(int index, int value) { return bind(index, static_cast<int64_t>(value)); }
+  Statement& bind(int index, double value);
+  Statement& bind(int index, const std::string& value);
+  Statement& bind(int index, const char* value) { return bind(index, std::string(value)); }
+  Statement& bind(int index, std::nullptr_t);
+  Statement& bind(int index, const std::optional<double>& value);
+  Statement& bind(int index, const std::optional<std::string>& value);
+
+  /// Steps once: true while a row is available, false when done.
+  bool step();
+  /// Steps a statement that returns no rows.
+  void run() { while (step()) {} }
+  void reset();
+
+  bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
+  int64_t get_int(int col) const { return sqlite3_column_int64(stmt_, col); }
+  double get_double(int col) const { return sqlite3_column_double(stmt_, col); }
+  std::string get_text(int col) const;
+  std::optional<std::string> get_optional_text(int col) const;
+  std::optional<double> get_optional_double(int col) const;
+
+ private:
+  Database& db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  std::string sql_;
+};
+
+/// BEGIN IMMEDIATE on construction; ROLLBACK in the destructor unless commit() ran.
+class Transaction {
+ public:
+  explicit Transaction(Database& db);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit();
+
+ private:
+  Database& db_;
+  bool done_ = false;
+};
+
+}  // namespace apod::sqlite

@@ -1,0 +1,407 @@
+#include "store.hpp"
+
+#include "errors.hpp"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <random>
+
+namespace apod {
+
+namespace {
+
+// Migrations in order: migrations[v] takes a database from user_version v to v + 1.
+// Never edit a released entry; append a new one.
+const char* const migrations[] = {
+    R"sql(
+CREATE TABLE device (
+  id    INTEGER PRIMARY KEY,
+  uuid  TEXT NOT NULL UNIQUE,
+  name  TEXT NOT NULL
+);
+CREATE TABLE run (
+  id            TEXT PRIMARY KEY,
+  label         TEXT NOT NULL DEFAULT '',
+  started_at    TEXT NOT NULL,
+  finished_at   TEXT,
+  status        TEXT NOT NULL CHECK (status IN ('running','complete','partial','failed','interrupted')),
+  apod_version  TEXT NOT NULL,
+  device_id     INTEGER NOT NULL REFERENCES device(id),
+  device_facts  TEXT NOT NULL,            -- JSON: the device as it was during this run
+  environment   TEXT NOT NULL DEFAULT '{}' -- JSON: provenance
+);
+CREATE TABLE experiment_run (
+  id          INTEGER PRIMARY KEY,
+  run_id      TEXT NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  version     INTEGER NOT NULL,
+  status      TEXT NOT NULL CHECK (status IN ('complete','failed')),
+  error       TEXT,
+  started_at  TEXT NOT NULL,
+  wall_s      REAL,
+  UNIQUE (run_id, name)
+);
+CREATE TABLE measurement (
+  id                 INTEGER PRIMARY KEY,
+  experiment_run_id  INTEGER NOT NULL REFERENCES experiment_run(id) ON DELETE CASCADE,
+  params     TEXT NOT NULL,               -- JSON object: the point's axes
+  metric     TEXT NOT NULL,
+  unit       TEXT NOT NULL,
+  direction  TEXT NOT NULL CHECK (direction IN ('higher','lower')),
+  median REAL, min REAL, max REAL, mean REAL, stddev REAL,
+  n          INTEGER NOT NULL,
+  verified   INTEGER NOT NULL,
+  status     TEXT NOT NULL CHECK (status IN ('ok','failed')),
+  error      TEXT,
+  extra      TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX measurement_by_experiment ON measurement(experiment_run_id);
+CREATE TABLE sample (
+  measurement_id  INTEGER NOT NULL REFERENCES measurement(id) ON DELETE CASCADE,
+  seq             INTEGER NOT NULL,
+  value           REAL NOT NULL,
+  PRIMARY KEY (measurement_id, seq)
+) WITHOUT ROWID;
+)sql",
+};
+constexpr int migration_count = sizeof(migrations) / sizeof(migrations[0]);
+static_assert(migration_count == Store::schema_version);
+
+int64_t pragma_int(sqlite::Database& db, const char* pragma) {
+  sqlite::Statement st(db, std::string("PRAGMA ") + pragma);
+  return st.step() ? st.get_int(0) : 0;
+}
+
+std::optional<std::string> optional_text(const std::string& s) {
+  return s.empty() ? std::nullopt : std::optional<std::string>(s);
+}
+
+json text_or_null(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
+json number_or_null(const std::optional<double>& d) { return d ? json(*d) : json(nullptr); }
+
+}  // namespace
+
+std::string now_iso8601() {
+  const auto now = std::chrono::system_clock::now();
+  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  const std::time_t t = std::chrono::system_clock::to_time_t(now);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S", &tm);
+  return fmt::format("{}.{:03d}Z", buf, static_cast<int>(ms));
+}
+
+std::string new_run_id() {
+  std::random_device rd;
+  std::uniform_int_distribution<uint64_t> dist;
+  std::mt19937_64 a((uint64_t(rd()) << 32) ^ rd()), b((uint64_t(rd()) << 32) ^ rd());
+  return fmt::format("{:016x}{:016x}", dist(a), dist(b));
+}
+
+Store::Store(const std::string& path, Mode mode) {
+  const bool in_memory = path == ":memory:";
+  if (!in_memory) {
+    std::error_code ec;
+    const bool exists = std::filesystem::exists(path, ec);
+    if (mode == Mode::read_only && !exists)
+      throw InputError(fmt::format("no database at '{}' (create one with `apod run` or `apod import`)", path));
+    if (exists && std::filesystem::is_directory(path, ec))
+      throw InputError(fmt::format("'{}' is a directory, not a database file", path));
+  }
+  const int flags = mode == Mode::read_only ? SQLITE_OPEN_READONLY
+                                            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  try {
+    db_ = std::make_unique<sqlite::Database>(path, flags);
+    sqlite3_busy_timeout(db_->handle(), 30000);  // concurrent writers wait instead of failing
+    check_identity(mode == Mode::read_write_create);
+    if (mode == Mode::read_write_create) {
+      if (!in_memory) db_->exec("PRAGMA journal_mode=WAL");
+      db_->exec("PRAGMA synchronous=FULL");
+      migrate();
+    }
+    db_->exec("PRAGMA foreign_keys=ON");
+  } catch (const sqlite::Error& e) {
+    throw InputError(fmt::format("cannot use '{}' as an apod database: {}", path, e.what()));
+  }
+}
+
+Store::~Store() = default;
+
+void Store::check_identity(bool may_initialise) {
+  int64_t app_id = 0;
+  try {
+    app_id = pragma_int(*db_, "application_id");
+  } catch (const sqlite::Error& e) {
+    if ((e.code() & 0xff) == SQLITE_NOTADB)
+      throw InputError(fmt::format("'{}' is not a SQLite database (is it truncated or another kind of file?)", db_->path()));
+    throw;
+  }
+  const int64_t version = pragma_int(*db_, "user_version");
+  sqlite::Statement tables(*db_, "SELECT count(*) FROM sqlite_master");
+  tables.step();
+  const int64_t table_count = tables.get_int(0);
+  if (app_id == application_id) {
+    if (version > schema_version)
+      throw InputError(fmt::format(
+          "'{}' has schema version {}, newer than this apod understands ({}); upgrade apod to read it",
+          db_->path(), version, schema_version));
+    return;
+  }
+  if (app_id == 0 && table_count == 0) {
+    if (!may_initialise) throw InputError(fmt::format("'{}' is empty, not an apod database", db_->path()));
+    return;
+  }
+  throw InputError(fmt::format(
+      "'{}' is not an apod database (application_id {:#x}, {} schema objects); refusing to change it",
+      db_->path(), app_id, table_count));
+}
+
+void Store::migrate() {
+  sqlite::Transaction tx(*db_);
+  int64_t version = pragma_int(*db_, "user_version");
+  for (; version < schema_version; ++version) {
+    db_->exec(migrations[version]);
+    db_->exec(fmt::format("PRAGMA user_version = {}", version + 1));
+  }
+  db_->exec(fmt::format("PRAGMA application_id = {}", application_id));
+  tx.commit();
+}
+
+int64_t Store::device_id(const std::string& uuid, const std::string& name) {
+  sqlite::Statement ins(*db_, "INSERT INTO device(uuid, name) VALUES (?1, ?2) ON CONFLICT(uuid) DO UPDATE SET name = excluded.name");
+  ins.bind(1, uuid).bind(2, name).run();
+  sqlite::Statement sel(*db_, "SELECT id FROM device WHERE uuid = ?1");
+  sel.bind(1, uuid);
+  sel.step();
+  return sel.get_int(0);
+}
+
+std::string Store::begin_run(const std::string& label, const DeviceInfo& device, const json& environment) {
+  const std::string id = new_run_id();
+  sqlite::Transaction tx(*db_);
+  const int64_t dev = device_id(device.uuid, device.name);
+  sqlite::Statement st(*db_,
+      "INSERT INTO run(id, label, started_at, status, apod_version, device_id, device_facts, environment) "
+      "VALUES (?1, ?2, ?3, 'running', ?4, ?5, ?6, ?7)");
+  st.bind(1, id).bind(2, label).bind(3, now_iso8601()).bind(4, std::string(APOD_VERSION))
+      .bind(5, dev).bind(6, to_json(device).dump()).bind(7, environment.dump());
+  st.run();
+  tx.commit();
+  return id;
+}
+
+void Store::save_experiment(const std::string& run_id, const ExperimentRecord& r) {
+  sqlite::Transaction tx(*db_);
+  sqlite::Statement exp(*db_,
+      "INSERT INTO experiment_run(run_id, name, version, status, error, started_at, wall_s) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  exp.bind(1, run_id).bind(2, r.name).bind(3, r.version).bind(4, r.status)
+      .bind(5, optional_text(r.error)).bind(6, r.started_at).bind(7, r.wall_s);
+  exp.run();
+  const int64_t exp_id = db_->last_insert_rowid();
+
+  sqlite::Statement meas(*db_,
+      "INSERT INTO measurement(experiment_run_id, params, metric, unit, direction, median, min, max, "
+      "mean, stddev, n, verified, status, error, extra) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+  sqlite::Statement sample(*db_, "INSERT INTO sample(measurement_id, seq, value) VALUES (?1, ?2, ?3)");
+  for (const Measurement& m : r.measurements) {
+    const Summary s = summarize(m.samples);
+    std::string error = m.error;
+    if (error.empty() && !m.verified) error = "output did not match the host reference";
+    if (error.empty() && m.samples.empty()) error = "no samples were taken";
+    const auto stat = [&](double v) { return s.n ? std::optional<double>(v) : std::nullopt; };
+    meas.reset();
+    meas.bind(1, exp_id).bind(2, m.params.dump()).bind(3, m.metric).bind(4, m.unit)
+        .bind(5, to_string(m.direction)).bind(6, stat(s.median)).bind(7, stat(s.min))
+        .bind(8, stat(s.max)).bind(9, stat(s.mean)).bind(10, stat(s.stddev)).bind(11, s.n)
+        .bind(12, m.verified ? 1 : 0).bind(13, error.empty() ? "ok" : "failed")
+        .bind(14, optional_text(error)).bind(15, m.extra.dump());
+    meas.run();
+    const int64_t meas_id = db_->last_insert_rowid();
+    for (size_t i = 0; i < m.samples.size(); ++i) {
+      sample.reset();
+      sample.bind(1, meas_id).bind(2, static_cast<int64_t>(i)).bind(3, m.samples[i]).run();
+    }
+  }
+  tx.commit();
+}
+
+void Store::finish_run(const std::string& run_id, const std::string& status) {
+  sqlite::Statement st(*db_, "UPDATE run SET status = ?2, finished_at = ?3 WHERE id = ?1");
+  st.bind(1, run_id).bind(2, status).bind(3, now_iso8601()).run();
+}
+
+std::vector<RunSummary> Store::list_runs() {
+  sqlite::Statement st(*db_,
+      "SELECT r.id, r.label, r.started_at, r.finished_at, r.status, d.name, "
+      "  (SELECT count(*) FROM measurement m JOIN experiment_run e ON m.experiment_run_id = e.id "
+      "   WHERE e.run_id = r.id) "
+      "FROM run r JOIN device d ON r.device_id = d.id ORDER BY r.started_at, r.id");
+  std::vector<RunSummary> runs;
+  while (st.step())
+    runs.push_back({st.get_text(0), st.get_text(1), st.get_text(2), st.get_text(4), st.get_text(5),
+                    st.get_optional_text(3), st.get_int(6)});
+  return runs;
+}
+
+std::string Store::resolve_run_id(const std::string& prefix) {
+  sqlite::Statement st(*db_, "SELECT id FROM run WHERE substr(id, 1, length(?1)) = ?1 LIMIT 2");
+  st.bind(1, prefix);
+  std::vector<std::string> found;
+  while (st.step()) found.push_back(st.get_text(0));
+  if (found.empty()) throw InputError(fmt::format("no run '{}' in '{}'", prefix, db_->path()));
+  if (found.size() > 1) throw InputError(fmt::format("run id prefix '{}' is ambiguous; give more digits", prefix));
+  return found.front();
+}
+
+json Store::export_results(const std::vector<std::string>& run_ids) {
+  std::vector<std::string> ids;
+  if (run_ids.empty()) {
+    for (const auto& r : list_runs()) ids.push_back(r.id);
+  } else {
+    for (const auto& id : run_ids) ids.push_back(resolve_run_id(id));
+  }
+  json doc = {{"format", "apod-results"}, {"schema_version", 1},
+              {"generator", std::string("apod ") + APOD_VERSION}, {"runs", json::array()}};
+  for (const auto& id : ids) doc["runs"].push_back(run_to_json(id));
+  return doc;
+}
+
+json Store::run_to_json(const std::string& run_id) {
+  sqlite::Statement run(*db_,
+      "SELECT id, label, started_at, finished_at, status, apod_version, device_facts, environment "
+      "FROM run WHERE id = ?1");
+  run.bind(1, run_id);
+  if (!run.step()) throw InputError("no run " + run_id);
+  json r = {{"id", run.get_text(0)},
+            {"label", run.get_text(1)},
+            {"started_at", run.get_text(2)},
+            {"finished_at", text_or_null(run.get_optional_text(3))},
+            {"status", run.get_text(4)},
+            {"apod_version", run.get_text(5)},
+            {"environment", json::parse(run.get_text(7))},
+            {"device", json::parse(run.get_text(6))},
+            {"experiments", json::array()},
+            {"measurements", json::array()}};
+
+  sqlite::Statement exps(*db_,
+      "SELECT id, name, version, status, error, started_at, wall_s FROM experiment_run "
+      "WHERE run_id = ?1 ORDER BY id");
+  exps.bind(1, run_id);
+  sqlite::Statement meas(*db_,
+      "SELECT id, params, metric, unit, direction, median, min, max, n, verified, status, error, extra, "
+      "mean, stddev FROM measurement WHERE experiment_run_id = ?1 ORDER BY id");
+  sqlite::Statement samples(*db_, "SELECT value FROM sample WHERE measurement_id = ?1 ORDER BY seq");
+  while (exps.step()) {
+    const std::string name = exps.get_text(1);
+    r["experiments"].push_back({{"name", name},
+                                {"version", exps.get_int(2)},
+                                {"status", exps.get_text(3)},
+                                {"error", text_or_null(exps.get_optional_text(4))},
+                                {"started_at", exps.get_text(5)},
+                                {"wall_s", number_or_null(exps.get_optional_double(6))}});
+    meas.reset();
+    meas.bind(1, exps.get_int(0));
+    while (meas.step()) {
+      json values = json::array();
+      samples.reset();
+      samples.bind(1, meas.get_int(0));
+      while (samples.step()) values.push_back(samples.get_double(0));
+      r["measurements"].push_back({{"experiment", name},
+                                   {"params", json::parse(meas.get_text(1))},
+                                   {"metric", meas.get_text(2)},
+                                   {"unit", meas.get_text(3)},
+                                   {"direction", meas.get_text(4)},
+                                   {"median", number_or_null(meas.get_optional_double(5))},
+                                   {"min", number_or_null(meas.get_optional_double(6))},
+                                   {"max", number_or_null(meas.get_optional_double(7))},
+                                   {"mean", number_or_null(meas.get_optional_double(13))},
+                                   {"stddev", number_or_null(meas.get_optional_double(14))},
+                                   {"n", meas.get_int(8)},
+                                   {"samples", std::move(values)},
+                                   {"verified", meas.get_int(9) != 0},
+                                   {"status", meas.get_text(10)},
+                                   {"error", text_or_null(meas.get_optional_text(11))},
+                                   {"extra", json::parse(meas.get_text(12))}});
+    }
+  }
+  return r;
+}
+
+
+bool Store::import_run(const json& r) {
+  const std::string id = r.at("id").get<std::string>();
+  sqlite::Transaction tx(*db_);
+  {
+    sqlite::Statement exists(*db_, "SELECT 1 FROM run WHERE id = ?1");
+    exists.bind(1, id);
+    if (exists.step()) return false;  // idempotent: the transaction rolls back, nothing changes
+  }
+  const json& device = r.at("device");
+  const int64_t dev = device_id(device.value("uuid", ""), device.at("name").get<std::string>());
+  const auto opt_text = [](const json& j, const char* key) {
+    return j.contains(key) && j[key].is_string() ? std::optional<std::string>(j[key].get<std::string>())
+                                                 : std::nullopt;
+  };
+  const auto opt_number = [](const json& j, const char* key) {
+    return j.contains(key) && j[key].is_number() ? std::optional<double>(j[key].get<double>()) : std::nullopt;
+  };
+  sqlite::Statement run(*db_,
+      "INSERT INTO run(id, label, started_at, finished_at, status, apod_version, device_id, "
+      "device_facts, environment) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
+  run.bind(1, id).bind(2, r.value("label", "")).bind(3, r.at("started_at").get<std::string>())
+      .bind(4, opt_text(r, "finished_at")).bind(5, r.at("status").get<std::string>())
+      .bind(6, r.value("apod_version", "unknown")).bind(7, dev).bind(8, device.dump())
+      .bind(9, r.value("environment", json::object()).dump());
+  run.run();
+
+  std::map<std::string, int64_t> experiment_ids;
+  sqlite::Statement exp(*db_,
+      "INSERT INTO experiment_run(run_id, name, version, status, error, started_at, wall_s) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
+  const auto add_experiment = [&](const json& e) {
+    exp.reset();
+    exp.bind(1, id).bind(2, e.at("name").get<std::string>()).bind(3, e.value("version", 1))
+        .bind(4, e.value("status", "complete")).bind(5, opt_text(e, "error"))
+        .bind(6, e.value("started_at", r.at("started_at").get<std::string>()))
+        .bind(7, opt_number(e, "wall_s"));
+    exp.run();
+    experiment_ids[e.at("name").get<std::string>()] = db_->last_insert_rowid();
+  };
+  for (const json& e : r.value("experiments", json::array())) add_experiment(e);
+
+  sqlite::Statement meas(*db_,
+      "INSERT INTO measurement(experiment_run_id, params, metric, unit, direction, median, min, max, "
+      "mean, stddev, n, verified, status, error, extra) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+  sqlite::Statement sample(*db_, "INSERT INTO sample(measurement_id, seq, value) VALUES (?1, ?2, ?3)");
+  for (const json& m : r.value("measurements", json::array())) {
+    const std::string name = m.at("experiment").get<std::string>();
+    if (!experiment_ids.count(name)) add_experiment({{"name", name}});
+    const json& values = m.at("samples");
+    meas.reset();
+    meas.bind(1, experiment_ids[name]).bind(2, m.at("params").dump())
+        .bind(3, m.at("metric").get<std::string>()).bind(4, m.at("unit").get<std::string>())
+        .bind(5, m.value("direction", "higher")).bind(6, opt_number(m, "median"))
+        .bind(7, opt_number(m, "min")).bind(8, opt_number(m, "max")).bind(9, opt_number(m, "mean"))
+        .bind(10, opt_number(m, "stddev")).bind(11, static_cast<int64_t>(values.size()))
+        .bind(12, m.value("verified", false) ? 1 : 0).bind(13, m.value("status", "ok"))
+        .bind(14, opt_text(m, "error")).bind(15, m.value("extra", json::object()).dump());
+    meas.run();
+    const int64_t meas_id = db_->last_insert_rowid();
+    for (size_t i = 0; i < values.size(); ++i) {
+      sample.reset();
+      sample.bind(1, meas_id).bind(2, static_cast<int64_t>(i)).bind(3, values[i].get<double>()).run();
+    }
+  }
+  tx.commit();
+  return true;
+}
+
+}  // namespace apod

@@ -1,0 +1,78 @@
+// apod's SQLite store: runs, devices, experiments, measurements and every sample. All of apod's
+// SQL lives in store.cpp. The schema is versioned with PRAGMA user_version and migrated forward;
+// PRAGMA application_id marks the file as apod's so another program's database is never touched.
+#pragma once
+
+#include "device.hpp"
+#include "measurement.hpp"
+#include "sqlite.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace apod {
+
+/// One experiment of a run, as the runner hands it to the store in one transaction.
+struct ExperimentRecord {
+  std::string name;
+  int version = 1;
+  std::string status = "complete";   ///< complete | failed
+  std::string error;
+  std::string started_at;
+  double wall_s = 0;
+  std::vector<Measurement> measurements;
+};
+
+struct RunSummary {
+  std::string id, label, started_at, status, device_name;
+  std::optional<std::string> finished_at;
+  int64_t measurements = 0;
+};
+
+class Store {
+ public:
+  static constexpr int schema_version = 1;
+  static constexpr int application_id = 0x41504F44;  // "APOD"
+
+  enum class Mode { read_only, read_write_create };
+
+  /// Opens (and with read_write_create, creates or migrates) an apod database. Throws
+  /// InputError with a clear message when the file is missing (read_only), is not SQLite,
+  /// is another program's database, or has a newer schema than this apod knows.
+  Store(const std::string& path, Mode mode);
+  ~Store();
+
+  /// Inserts a run in status "running" and returns its new id.
+  std::string begin_run(const std::string& label, const DeviceInfo& device, const json& environment);
+  /// Stores one experiment and all its measurements and samples atomically.
+  void save_experiment(const std::string& run_id, const ExperimentRecord& record);
+  /// Sets the run's final status and finish time.
+  void finish_run(const std::string& run_id, const std::string& status);
+
+  std::vector<RunSummary> list_runs();
+  /// The apod-results document (docs/results-format.md) for the given runs, or all runs if empty.
+  json export_results(const std::vector<std::string>& run_ids = {});
+  /// Inserts one run object of an apod-results document. Returns false (and changes nothing)
+  /// when a run with that id is already stored.
+  bool import_run(const json& run);
+
+  /// Resolves a full id or a unique prefix of one; throws InputError otherwise.
+  std::string resolve_run_id(const std::string& id_or_prefix);
+
+ private:
+  void check_identity(bool may_initialise);
+  void migrate();
+  int64_t device_id(const std::string& uuid, const std::string& name);
+  json run_to_json(const std::string& run_id);
+  std::unique_ptr<sqlite::Database> db_;
+};
+
+/// Current UTC time as ISO 8601 with milliseconds, e.g. "2026-11-22T06:01:02.345Z".
+std::string now_iso8601();
+
+/// 32 random hex digits.
+std::string new_run_id();
+
+}  // namespace apod

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The command line's contract for bad input: a clear message, the documented exit code, and no
+# file created or changed. Runs on any machine; the no-GPU case only where no GPU is visible.
+set -u
+apod=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0 passed=0
+
+expect() {  # expect NAME WANT_CODE WANT_TEXT -- command...
+  local name=$1 want=$2 text=$3; shift 4
+  local out code
+  out=$("$@" 2>&1); code=$?
+  if [[ $code -ne $want ]]; then
+    echo "FAIL $name: exit $code, wanted $want; output: $out"; failures=$((failures + 1))
+  elif [[ -n $text && $out != *"$text"* ]]; then
+    echo "FAIL $name: output lacks '$text': $out"; failures=$((failures + 1))
+  else
+    echo "ok   $name"; passed=$((passed + 1))
+  fi
+}
+
+expect version 0 "apod 0." -- "$apod" --version
+expect help 0 "run" -- "$apod" --help
+expect run_help 0 "--only" -- "$apod" run --help
+expect no_subcommand 2 "" -- "$apod"
+expect unknown_subcommand 2 "" -- "$apod" frobnicate
+expect unknown_option 2 "" -- "$apod" run --no-such-flag
+expect bad_device_number 2 "" -- "$apod" run --device notanumber
+expect unknown_experiment 2 "unknown experiment 'nope'" -- "$apod" run --only nope --db "$tmp/u.db"
+[[ ! -e $tmp/u.db ]] || { echo "FAIL unknown_experiment created a database"; failures=$((failures + 1)); }
+expect list_experiments 0 "offset_copy" -- "$apod" list
+expect report_missing_db 2 "no database at" -- "$apod" report --db "$tmp/missing.db" --out "$tmp/r.html"
+[[ ! -e $tmp/missing.db && ! -e $tmp/r.html ]] || { echo "FAIL report created files"; failures=$((failures + 1)); }
+
+echo "just some text, certainly not SQLite, padded to more than one hundred bytes......................" > "$tmp/text.db"
+cp "$tmp/text.db" "$tmp/text.orig"
+expect not_sqlite 2 "not a SQLite database" -- "$apod" list --runs --db "$tmp/text.db"
+expect export_not_sqlite 2 "not a SQLite database" -- "$apod" export --db "$tmp/text.db"
+cmp -s "$tmp/text.db" "$tmp/text.orig" || { echo "FAIL the text file was changed"; failures=$((failures + 1)); }
+
+echo '{"format":"apod-results","schema_version":1,"runs":[{"id":"zz"}]}' > "$tmp/bad.json"
+expect import_bad_json 2 "runs[0].id" -- "$apod" import --db "$tmp/new.db" "$tmp/bad.json"
+[[ ! -e $tmp/new.db ]] || { echo "FAIL a rejected import created a database"; failures=$((failures + 1)); }
+expect import_missing_file 2 "" -- "$apod" import --db "$tmp/new.db" "$tmp/none.json"
+
+# A valid document, then a report into a directory that does not exist.
+cat > "$tmp/ok.json" <<'JSON'
+{"format":"apod-results","schema_version":1,"runs":[{"id":"ab12","label":"cli","started_at":"2026-01-01T00:00:00.000Z",
+ "finished_at":"2026-01-01T00:00:01.000Z","status":"complete","device":{"name":"GPU","uuid":"GPU-1",
+ "memory_clock_khz":1000000,"memory_bus_width_bits":1024,"theoretical_bandwidth_gbs":256.0},
+ "experiments":[{"name":"offset_copy","version":1,"status":"complete","wall_s":1.0}],
+ "measurements":[{"experiment":"offset_copy","params":{"word_bytes":4,"offset":0},"metric":"effective_bandwidth",
+ "unit":"GB/s","direction":"higher","median":200.0,"min":190.0,"max":210.0,"n":3,"samples":[190.0,200.0,210.0],
+ "verified":true,"status":"ok","error":null,"extra":{}}]}]}
+JSON
+expect import_ok 0 "imported 1 run" -- "$apod" import --db "$tmp/ok.db" "$tmp/ok.json"
+expect import_again 0 "1 already present" -- "$apod" import --db "$tmp/ok.db" "$tmp/ok.json"
+expect list_runs 0 "ab12" -- "$apod" list --runs --db "$tmp/ok.db"
+expect report_unwritable 2 "cannot write" -- "$apod" report --db "$tmp/ok.db" --out "$tmp/no/such/dir/r.html"
+expect report_ok 0 "wrote" -- "$apod" report --db "$tmp/ok.db" --out "$tmp/r.html"
+expect export_unknown_run 2 "no run 'ffff'" -- "$apod" export --db "$tmp/ok.db" --run ffff
+expect export_bad_format 2 "" -- "$apod" export --db "$tmp/ok.db" --format xml
+"$apod" export --db "$tmp/ok.db" --out "$tmp/back.json" >/dev/null 2>&1
+expect import_into_text_file 2 "not a SQLite database" -- "$apod" import --db "$tmp/text.db" "$tmp/ok.json"
+cmp -s "$tmp/text.db" "$tmp/text.orig" || { echo "FAIL the text file was changed by import"; failures=$((failures + 1)); }
+expect reimport_export 0 "imported 1 run" -- "$apod" import --db "$tmp/ok2.db" "$tmp/back.json"
+
+sqlite_newer() {  # bump user_version with python's sqlite3 (no sqlite3 CLI needed)
+  python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=99'); c.commit()" "$1"
+}
+if command -v python3 >/dev/null; then
+  cp "$tmp/ok.db" "$tmp/future.db"; rm -f "$tmp/ok.db-wal" "$tmp/ok.db-shm"
+  sqlite_newer "$tmp/future.db"
+  expect newer_schema 2 "newer than this apod" -- "$apod" import --db "$tmp/future.db" "$tmp/ok.json"
+  python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE t(x)'); c.commit()" "$tmp/foreign.db"
+  expect foreign_db 2 "not an apod database" -- "$apod" import --db "$tmp/foreign.db" "$tmp/ok.json"
+fi
+
+if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+  expect no_gpu_run 3 "no CUDA-capable device was found" -- "$apod" run --db "$tmp/gpu.db"
+  [[ ! -e $tmp/gpu.db ]] || { echo "FAIL a run without a GPU created a database"; failures=$((failures + 1)); }
+  expect no_gpu_device 3 "no CUDA-capable device was found" -- "$apod" device
+fi
+
+echo "$passed passed, $failures failed"
+[[ $failures -eq 0 ]]
