@@ -49,6 +49,7 @@ struct ExperimentContext {
 /// How the report draws an experiment by default: metric (y) against one parameter (x),
 /// one series per value of `color`, a rule at the device's theoretical limit.
 struct ChartSpec {
+  std::string metric;            ///< metric to draw ("" = every metric, one chart each)
   std::string x;                 ///< parameter on the x axis
   std::string x_title;
   bool log_x = false;
