@@ -5,6 +5,7 @@
 #include "bandwidth.hpp"
 #include "cuda_memory.cuh"
 #include "experiment.hpp"
+#include "kernel_facts.cuh"
 #include "timing.cuh"
 #include "verify.hpp"
 
@@ -61,8 +62,7 @@ void sweep(ExperimentContext& ctx, int max_offset) {
                                           2.0 * n * sizeof(Word), times_ms);
     m.verified = wrong == 0;
     m.extra["words"] = n;
-    m.extra["block_size"] = block_size;
-    m.extra["grid_size"] = grid;
+    m.extra["kernel"] = kernel_facts(offset_copy_kernel<Word>, block_size, grid);
     m.extra["seed"] = seed;
     ctx.record(std::move(m));
   }

@@ -5,6 +5,7 @@
 #include "bandwidth.hpp"
 #include "cuda_memory.cuh"
 #include "experiment.hpp"
+#include "kernel_facts.cuh"
 #include "timing.cuh"
 #include "verify.hpp"
 
@@ -72,8 +73,7 @@ void run(ExperimentContext& ctx) {
     m.verified = wrong == 0;
     m.extra["words"] = n;
     m.extra["span_bytes"] = double(span * sizeof(Word));
-    m.extra["block_size"] = block_size;
-    m.extra["grid_size"] = grid;
+    m.extra["kernel"] = kernel_facts(stride_copy_kernel<Word>, block_size, grid);
     m.extra["seed"] = seed;
     ctx.record(std::move(m));
   }

@@ -16,4 +16,10 @@ Measurement bandwidth_measurement(json params, double bytes_moved, const std::ve
   return m;
 }
 
+Measurement bandwidth_measurement(json params, double bytes_moved, const TimedSamples& samples) {
+  Measurement m = bandwidth_measurement(std::move(params), bytes_moved, samples.ms);
+  apply_sampling(m, samples);
+  return m;
+}
+
 }  // namespace apod

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "measurement.hpp"
+#include "sampling.hpp"
 
 #include <vector>
 
@@ -10,5 +11,8 @@ namespace apod {
 /// A measurement of effective bandwidth (GB/s) from per-sample times in ms and the bytes each
 /// sample moved (read + written, as the experiment counts them). Records bytes_moved in extra.
 Measurement bandwidth_measurement(json params, double bytes_moved, const std::vector<double>& samples_ms);
+
+/// Same, from the timing core's result: also carries its exclusions and stop reason.
+Measurement bandwidth_measurement(json params, double bytes_moved, const TimedSamples& samples);
 
 }  // namespace apod

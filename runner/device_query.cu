@@ -4,6 +4,7 @@
 #include "cuda_check.cuh"
 #include "device.hpp"
 #include "run.hpp"
+#include "timing.cuh"
 
 #include <cstdio>
 #include <algorithm>
@@ -103,6 +104,7 @@ void reset_device_after_failure(int ordinal) {
   // illegal address would otherwise fail every experiment after the one that caused it.
   cudaGetLastError();
   cudaSetDevice(ordinal);
+  release_l2_flush_buffer();
   cudaDeviceReset();
 }
 }  // namespace apod

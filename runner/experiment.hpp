@@ -11,11 +11,25 @@
 
 namespace apod {
 
-/// How many samples to take of each point. Later sampling rules (adaptive stopping, clock
-/// checks) extend this struct; experiments only pass it on to the timing core.
+/// Checks the conditions a sample was taken under (runner/nvml.cpp implements it with NVML).
+class SampleMonitor {
+ public:
+  virtual ~SampleMonitor() = default;
+  /// Flags for the sample just taken: 0 if it may be used, else bit 1 (SM clock under the
+  /// threshold) and/or bit 2 (a throttle reason was active).
+  virtual uint8_t check() = 0;
+};
+
+/// How each point is sampled (runner/sampling.cpp applies the rules). Experiments pass it on to
+/// the timing core; the command line sets it.
 struct SamplingPolicy {
-  int warmup = 3;          ///< untimed launches before the first sample
-  int min_samples = 10;    ///< timed samples per point (at least)
+  int warmup = 3;                 ///< untimed launches before the first sample
+  int min_samples = 10;           ///< timed samples per point, at least
+  int max_samples = 1000;         ///< hard cap on samples per point
+  double target_ci_rel = 0.005;   ///< stop once the median's 95% CI half-width <= this x median
+  double max_point_s = 1.0;       ///< stop after this much wall time on one point (flagged noisy)
+  bool flush_l2 = true;           ///< overwrite the L2 cache before every sample
+  SampleMonitor* monitor = nullptr;  ///< clock and throttle checks; null: none
 };
 
 /// What `apod run` asked for.

@@ -6,11 +6,13 @@
 #include "results_json.hpp"
 #include "run.hpp"
 #include "store.hpp"
+#include "version.hpp"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <iostream>
 
 namespace {
@@ -44,7 +46,7 @@ void print_device(const apod::DeviceInfo& d, bool as_json) {
 
 int main(int argc, char** argv) {
   CLI::App app{"apod: measures what an NVIDIA GPU delivers against what it should deliver, and keeps the evidence"};
-  app.set_version_flag("--version", std::string("apod ") + APOD_VERSION + " (" + APOD_COMMIT + ")");
+  app.set_version_flag("--version", std::string("apod ") + APOD_VERSION + " (" + APOD_GIT_DESCRIBE + ")");
   app.require_subcommand(1);
 
   apod::RunRequest run_req;
@@ -53,7 +55,25 @@ int main(int argc, char** argv) {
   run->add_option("--device", run_req.options.device, "CUDA device ordinal")->capture_default_str();
   run->add_option("--only", run_req.only, "experiments to run (comma separated)")->delimiter(',');
   run->add_option("--label", run_req.label, "free-text label stored with the run");
-  run->add_flag("--quick", run_req.options.quick, "reduced sizes: a smoke test, not a measurement");
+  run->add_flag("--quick", run_req.options.quick, "reduced sizes and sampling: a smoke test, not a measurement");
+  run->add_option("--repeat", run_req.repeat, "run the matrix K times, one stored run each")
+      ->check(CLI::Range(1, 1000))->capture_default_str();
+  auto& sampling = run_req.options.sampling;
+  run->add_option("--min-samples", sampling.min_samples, "timed samples per point, at least")
+      ->check(CLI::Range(3, 100000))->capture_default_str();
+  run->add_option("--max-samples", sampling.max_samples, "timed samples per point, at most")
+      ->check(CLI::Range(3, 1000000))->capture_default_str();
+  run->add_option("--target-ci", sampling.target_ci_rel,
+                  "stop a point when its median's 95% CI half-width is within this fraction of the median")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  run->add_option("--point-time-cap", sampling.max_point_s, "seconds of sampling per point at most (then flagged noisy)")
+      ->check(CLI::Range(0.0, 3600.0))->capture_default_str();
+  run->add_option("--min-clock-ratio", run_req.min_clock_ratio,
+                  "samples taken while the SM clock is under this fraction of its maximum are left out")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  bool no_l2_flush = false, no_clock_check = false;
+  run->add_flag("--no-l2-flush", no_l2_flush, "do not overwrite the L2 cache before each sample");
+  run->add_flag("--no-clock-check", no_clock_check, "keep samples taken under low clocks or throttling");
 
   std::string db = "apod.db", out = "apod-report.html", format = "json";
   std::vector<std::string> run_ids, files;
@@ -100,9 +120,20 @@ int main(int argc, char** argv) {
   try {
     if (*run) {
       run_req.show_progress = isatty(STDERR_FILENO);
-      const auto outcome = apod::run_matrix(run_req, std::cerr);
-      apod::print_summary(outcome, std::cout);
-      return outcome.status == "complete" ? apod::exit_ok : apod::exit_partial;
+      run_req.options.sampling.flush_l2 = !no_l2_flush;
+      run_req.monitor_clocks = !no_clock_check;
+      if (sampling.max_samples < sampling.min_samples)
+        throw apod::InputError("--max-samples must be at least --min-samples");
+      if (run_req.options.quick) {  // a smoke test: small sizes, a short look at each point
+        sampling.max_point_s = std::min(sampling.max_point_s, 0.1);
+        sampling.warmup = 1;
+      }
+      bool complete = true;
+      for (const auto& outcome : apod::run_matrix(run_req, std::cerr)) {
+        apod::print_summary(outcome, std::cout);
+        complete = complete && outcome.status == "complete";
+      }
+      return complete ? apod::exit_ok : apod::exit_partial;
     }
     if (*report) {
       apod::Store store(db, apod::Store::Mode::read_only);

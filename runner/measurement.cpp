@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <numeric>
 #include <stdexcept>
 
@@ -13,6 +14,55 @@ Direction direction_from_string(const std::string& s) {
   if (s == "higher") return Direction::higher;
   if (s == "lower") return Direction::lower;
   throw std::invalid_argument("direction must be 'higher' or 'lower', not '" + s + "'");
+}
+
+namespace {
+
+// Quantile by linear interpolation between closest ranks (type 7 in Hyndman and Fan).
+double quantile(const std::vector<double>& sorted, double q) {
+  const double pos = q * (sorted.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(pos));
+  const size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (pos - lo) * (sorted[hi] - sorted[lo]);
+}
+
+// Largest j (1-based) with P(Binomial(n, 1/2) <= j - 1) <= alpha / 2, or 0 if none.
+size_t median_ci_rank(size_t n) {
+  double cdf = 0;
+  size_t j = 0;
+  for (size_t k = 0; k < n; ++k) {
+    cdf += std::exp(std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0) - n * std::log(2.0));
+    if (cdf > 0.025) break;
+    j = k + 1;
+  }
+  return j;
+}
+
+}  // namespace
+
+std::string comparability_key(const std::string& gpu_model, const std::string& driver_branch,
+                              const std::string& experiment, int experiment_version,
+                              const json& params, const std::string& metric) {
+  // nlohmann::json (not ordered_json) sorts object keys, so {a,b} and {b,a} hash alike.
+  const std::string canonical = "apod-ck-1|" + gpu_model + "|" + driver_branch + "|" + experiment + "|" +
+                                std::to_string(experiment_version) + "|" +
+                                nlohmann::json::parse(params.dump()).dump() + "|" + metric;
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : canonical) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
+  return hex;
+}
+
+std::vector<double> Measurement::used_samples() const {
+  if (excluded.empty()) return samples;
+  std::vector<double> used;
+  for (size_t i = 0; i < samples.size(); ++i)
+    if (i >= excluded.size() || excluded[i] == 0) used.push_back(samples[i]);
+  return used;
 }
 
 Summary summarize(const std::vector<double>& values) {
@@ -31,6 +81,13 @@ Summary summarize(const std::vector<double>& values) {
     for (double v : sorted) ss += (v - s.mean) * (v - s.mean);
     s.stddev = std::sqrt(ss / (s.n - 1));
   }
+  s.rsd = s.mean != 0 ? s.stddev / std::abs(s.mean) : 0;
+  s.q1 = quantile(sorted, 0.25);
+  s.q3 = quantile(sorted, 0.75);
+  s.iqr = s.q3 - s.q1;
+  const size_t j = median_ci_rank(sorted.size());
+  s.ci_low = j ? sorted[j - 1] : s.min;
+  s.ci_high = j ? sorted[sorted.size() - j] : s.max;
   return s;
 }
 

@@ -58,7 +58,19 @@ void validate_measurement(const json& m, const std::string& where) {
   for (size_t i = 0; i < samples.size(); ++i)
     if (!samples[i].is_number() || !std::isfinite(samples[i].get<double>()))
       bad(fmt::format("{}.samples[{}]", where, i), "not a finite number");
-  for (const char* key : {"median", "min", "max", "mean", "stddev"}) require_number_or_null(m, key, where);
+  for (const char* key : {"median", "min", "max", "mean", "stddev", "rsd", "q1", "q3", "iqr", "ci_low", "ci_high"})
+    require_number_or_null(m, key, where);
+  if (m.contains("sample_excluded")) {
+    const json& ex = require(m, "sample_excluded", json::value_t::array, where);
+    if (ex.size() != samples.size()) bad(where + ".sample_excluded", "length differs from samples");
+    for (const json& e : ex)
+      if (!e.is_number_integer() || e.get<int64_t>() < 0 || e.get<int64_t>() > 255)
+        bad(where + ".sample_excluded", "expected integers 0..255");
+  }
+  if (m.contains("noisy") && !m["noisy"].is_boolean()) bad(where + ".noisy", "expected true or false");
+  require_one_of(m, "stop_reason", {"converged", "time_cap", "max_samples", "fixed"}, where, false);
+  if (m.contains("comparability_key") && !m["comparability_key"].is_null() && !m["comparability_key"].is_string())
+    bad(where + ".comparability_key", "expected a string or null");
   if (m.contains("n") && !(m["n"].is_number_integer() && m["n"].get<int64_t>() == int64_t(samples.size())))
     bad(where + ".n", "does not equal the number of samples");
   if (m.contains("verified") && !m["verified"].is_boolean()) bad(where + ".verified", "expected true or false");
@@ -92,6 +104,11 @@ void validate_run(const json& r, const std::string& where) {
       require_number_or_null(exps[i], "wall_s", w);
       if (exps[i].contains("version") && !exps[i]["version"].is_number_integer()) bad(w + ".version", "expected an integer");
     }
+  }
+  if (r.contains("telemetry")) {
+    const json& tel = require(r, "telemetry", json::value_t::array, where);
+    for (size_t i = 0; i < tel.size(); ++i)
+      if (!tel[i].is_object()) bad(fmt::format("{}.telemetry[{}]", where, i), "expected an object");
   }
   const json& ms = require(r, "measurements", json::value_t::array, where);
   for (size_t i = 0; i < ms.size(); ++i) validate_measurement(ms[i], fmt::format("{}.measurements[{}]", where, i));

@@ -8,7 +8,9 @@
 
 namespace apod {
 
-constexpr int results_schema_version = 1;
+/// 2 added rsd, quartiles, the median's CI, sample_excluded, dropped, stop_reason, noisy,
+/// comparability_key and the run's telemetry; a version-1 document still imports.
+constexpr int results_schema_version = 2;
 
 /// Checks that `doc` is an apod-results document this apod can import. Throws InputError naming
 /// the first offending field (e.g. "runs[0].measurements[3].samples[2]: not a finite number").

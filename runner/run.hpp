@@ -14,6 +14,9 @@ struct RunRequest {
   std::string label;
   std::vector<std::string> only;  ///< experiment names; empty means the whole matrix
   RunOptions options;
+  int repeat = 1;                 ///< run the matrix this many times, one stored run each
+  bool monitor_clocks = true;     ///< flag samples taken under low clocks or throttling (NVML)
+  double min_clock_ratio = 0.75;  ///< of the maximum SM clock (nvbench's default)
   bool show_progress = false;     ///< progress lines on stderr (when it is a terminal)
 };
 
@@ -32,15 +35,20 @@ struct RunOutcome {
 /// The experiments `only` names, in matrix order; throws InputError for an unknown name.
 std::vector<const ExperimentInfo*> select_experiments(const std::vector<std::string>& only);
 
-/// Runs the matrix. Throws NoDevice before touching the database when there is no GPU, and
-/// InputError for bad names or an unusable database; experiment failures are stored, not thrown.
-RunOutcome run_matrix(const RunRequest& request, std::ostream& progress);
+/// Runs the matrix request.repeat times, one stored run each. Throws NoDevice before touching
+/// the database when there is no GPU, and InputError for bad names or an unusable database;
+/// experiment failures are stored, not thrown.
+std::vector<RunOutcome> run_matrix(const RunRequest& request, std::ostream& progress);
 
 /// Prints the end-of-run summary table.
 void print_summary(const RunOutcome& outcome, std::ostream& out);
 
-/// Provenance of this process: host, OS, build (environment.cpp).
-json collect_environment();
+/// Provenance of this process and device: host, OS, CPU, build, and the GPU's NUMA node
+/// (environment.cpp). NVML's view of the device is added by the run loop.
+json collect_environment(const DeviceInfo& device);
+
+/// The device's settings from `nvidia-smi --query-gpu`, for machines without a loadable NVML.
+json nvidia_smi_state(const DeviceInfo& device);
 
 /// Clears a failed experiment's state so the next one starts on a clean context (device_query.cu).
 void reset_device_after_failure(int ordinal);

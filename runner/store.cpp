@@ -1,6 +1,7 @@
 #include "store.hpp"
 
 #include "errors.hpp"
+#include "results_json.hpp"
 
 #include <fmt/format.h>
 
@@ -65,6 +66,28 @@ CREATE TABLE sample (
   seq             INTEGER NOT NULL,
   value           REAL NOT NULL,
   PRIMARY KEY (measurement_id, seq)
+) WITHOUT ROWID;
+)sql",
+    // 2: statistics beyond median/min/max, sampling outcome, comparability keys, excluded
+    // samples, and telemetry sampled during the run.
+    R"sql(
+ALTER TABLE measurement ADD COLUMN rsd REAL;
+ALTER TABLE measurement ADD COLUMN q1 REAL;
+ALTER TABLE measurement ADD COLUMN q3 REAL;
+ALTER TABLE measurement ADD COLUMN iqr REAL;
+ALTER TABLE measurement ADD COLUMN ci_low REAL;
+ALTER TABLE measurement ADD COLUMN ci_high REAL;
+ALTER TABLE measurement ADD COLUMN stop_reason TEXT NOT NULL DEFAULT 'fixed';
+ALTER TABLE measurement ADD COLUMN noisy INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE measurement ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE measurement ADD COLUMN comparability_key TEXT;
+CREATE INDEX measurement_by_key ON measurement(comparability_key);
+ALTER TABLE sample ADD COLUMN excluded INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE telemetry (
+  run_id  TEXT NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+  seq     INTEGER NOT NULL,
+  reading TEXT NOT NULL,   -- JSON: t_s, clocks, temperature, power, throttle reasons
+  PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
 )sql",
 };
@@ -205,29 +228,50 @@ void Store::save_experiment(const std::string& run_id, const ExperimentRecord& r
   exp.run();
   const int64_t exp_id = db_->last_insert_rowid();
 
+  for (const Measurement& m : r.measurements) insert_measurement(exp_id, m);
+  tx.commit();
+}
+
+void Store::insert_measurement(int64_t experiment_run_id, const Measurement& m) {
+  const std::vector<double> used = m.used_samples();
+  const Summary s = summarize(used);
+  std::string error = m.error;
+  if (error.empty() && !m.verified) error = "output did not match the host reference";
+  if (error.empty() && m.samples.empty()) error = "no samples were taken";
+  if (error.empty() && used.empty()) error = "every sample was taken under throttled clocks";
+  const auto stat = [&](double v) { return s.n ? std::optional<double>(v) : std::nullopt; };
   sqlite::Statement meas(*db_,
       "INSERT INTO measurement(experiment_run_id, params, metric, unit, direction, median, min, max, "
-      "mean, stddev, n, verified, status, error, extra) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
-  sqlite::Statement sample(*db_, "INSERT INTO sample(measurement_id, seq, value) VALUES (?1, ?2, ?3)");
-  for (const Measurement& m : r.measurements) {
-    const Summary s = summarize(m.samples);
-    std::string error = m.error;
-    if (error.empty() && !m.verified) error = "output did not match the host reference";
-    if (error.empty() && m.samples.empty()) error = "no samples were taken";
-    const auto stat = [&](double v) { return s.n ? std::optional<double>(v) : std::nullopt; };
-    meas.reset();
-    meas.bind(1, exp_id).bind(2, m.params.dump()).bind(3, m.metric).bind(4, m.unit)
-        .bind(5, to_string(m.direction)).bind(6, stat(s.median)).bind(7, stat(s.min))
-        .bind(8, stat(s.max)).bind(9, stat(s.mean)).bind(10, stat(s.stddev)).bind(11, s.n)
-        .bind(12, m.verified ? 1 : 0).bind(13, error.empty() ? "ok" : "failed")
-        .bind(14, optional_text(error)).bind(15, m.extra.dump());
-    meas.run();
-    const int64_t meas_id = db_->last_insert_rowid();
-    for (size_t i = 0; i < m.samples.size(); ++i) {
-      sample.reset();
-      sample.bind(1, meas_id).bind(2, static_cast<int64_t>(i)).bind(3, m.samples[i]).run();
-    }
+      "mean, stddev, n, verified, status, error, extra, rsd, q1, q3, iqr, ci_low, ci_high, "
+      "stop_reason, noisy, dropped, comparability_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
+      "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)");
+  meas.bind(1, experiment_run_id).bind(2, m.params.dump()).bind(3, m.metric).bind(4, m.unit)
+      .bind(5, to_string(m.direction)).bind(6, stat(s.median)).bind(7, stat(s.min))
+      .bind(8, stat(s.max)).bind(9, stat(s.mean)).bind(10, stat(s.stddev))
+      .bind(11, static_cast<int64_t>(m.samples.size())).bind(12, m.verified ? 1 : 0)
+      .bind(13, error.empty() ? "ok" : "failed").bind(14, optional_text(error))
+      .bind(15, m.extra.dump()).bind(16, stat(s.rsd)).bind(17, stat(s.q1)).bind(18, stat(s.q3))
+      .bind(19, stat(s.iqr)).bind(20, stat(s.ci_low)).bind(21, stat(s.ci_high))
+      .bind(22, m.stop_reason).bind(23, m.noisy ? 1 : 0)
+      .bind(24, static_cast<int64_t>(m.samples.size() - used.size()))
+      .bind(25, optional_text(m.comparability_key));
+  meas.run();
+  const int64_t meas_id = db_->last_insert_rowid();
+  sqlite::Statement sample(*db_, "INSERT INTO sample(measurement_id, seq, value, excluded) VALUES (?1, ?2, ?3, ?4)");
+  for (size_t i = 0; i < m.samples.size(); ++i) {
+    sample.reset();
+    sample.bind(1, meas_id).bind(2, static_cast<int64_t>(i)).bind(3, m.samples[i])
+        .bind(4, i < m.excluded.size() ? int64_t(m.excluded[i]) : int64_t(0)).run();
+  }
+}
+
+void Store::save_telemetry(const std::string& run_id, const json& readings) {
+  sqlite::Transaction tx(*db_);
+  sqlite::Statement st(*db_, "INSERT OR REPLACE INTO telemetry(run_id, seq, reading) VALUES (?1, ?2, ?3)");
+  int64_t seq = 0;
+  for (const json& r : readings) {
+    st.reset();
+    st.bind(1, run_id).bind(2, seq++).bind(3, r.dump()).run();
   }
   tx.commit();
 }
@@ -267,7 +311,7 @@ json Store::export_results(const std::vector<std::string>& run_ids) {
   } else {
     for (const auto& id : run_ids) ids.push_back(resolve_run_id(id));
   }
-  json doc = {{"format", "apod-results"}, {"schema_version", 1},
+  json doc = {{"format", "apod-results"}, {"schema_version", results_schema_version},
               {"generator", std::string("apod ") + APOD_VERSION}, {"runs", json::array()}};
   for (const auto& id : ids) doc["runs"].push_back(run_to_json(id));
   return doc;
@@ -296,8 +340,9 @@ json Store::run_to_json(const std::string& run_id) {
   exps.bind(1, run_id);
   sqlite::Statement meas(*db_,
       "SELECT id, params, metric, unit, direction, median, min, max, n, verified, status, error, extra, "
-      "mean, stddev FROM measurement WHERE experiment_run_id = ?1 ORDER BY id");
-  sqlite::Statement samples(*db_, "SELECT value FROM sample WHERE measurement_id = ?1 ORDER BY seq");
+      "mean, stddev, rsd, q1, q3, iqr, ci_low, ci_high, stop_reason, noisy, dropped, comparability_key "
+      "FROM measurement WHERE experiment_run_id = ?1 ORDER BY id");
+  sqlite::Statement samples(*db_, "SELECT value, excluded FROM sample WHERE measurement_id = ?1 ORDER BY seq");
   while (exps.step()) {
     const std::string name = exps.get_text(1);
     r["experiments"].push_back({{"name", name},
@@ -309,10 +354,13 @@ json Store::run_to_json(const std::string& run_id) {
     meas.reset();
     meas.bind(1, exps.get_int(0));
     while (meas.step()) {
-      json values = json::array();
+      json values = json::array(), excluded = json::array();
       samples.reset();
       samples.bind(1, meas.get_int(0));
-      while (samples.step()) values.push_back(samples.get_double(0));
+      while (samples.step()) {
+        values.push_back(samples.get_double(0));
+        excluded.push_back(samples.get_int(1));
+      }
       r["measurements"].push_back({{"experiment", name},
                                    {"params", json::parse(meas.get_text(1))},
                                    {"metric", meas.get_text(2)},
@@ -323,14 +371,30 @@ json Store::run_to_json(const std::string& run_id) {
                                    {"max", number_or_null(meas.get_optional_double(7))},
                                    {"mean", number_or_null(meas.get_optional_double(13))},
                                    {"stddev", number_or_null(meas.get_optional_double(14))},
+                                   {"rsd", number_or_null(meas.get_optional_double(15))},
+                                   {"q1", number_or_null(meas.get_optional_double(16))},
+                                   {"q3", number_or_null(meas.get_optional_double(17))},
+                                   {"iqr", number_or_null(meas.get_optional_double(18))},
+                                   {"ci_low", number_or_null(meas.get_optional_double(19))},
+                                   {"ci_high", number_or_null(meas.get_optional_double(20))},
                                    {"n", meas.get_int(8)},
                                    {"samples", std::move(values)},
+                                   {"sample_excluded", std::move(excluded)},
+                                   {"dropped", meas.get_int(23)},
+                                   {"stop_reason", meas.get_text(21)},
+                                   {"noisy", meas.get_int(22) != 0},
+                                   {"comparability_key", text_or_null(meas.get_optional_text(24))},
                                    {"verified", meas.get_int(9) != 0},
                                    {"status", meas.get_text(10)},
                                    {"error", text_or_null(meas.get_optional_text(11))},
                                    {"extra", json::parse(meas.get_text(12))}});
     }
   }
+  sqlite::Statement tel(*db_, "SELECT reading FROM telemetry WHERE run_id = ?1 ORDER BY seq");
+  tel.bind(1, run_id);
+  json telemetry = json::array();
+  while (tel.step()) telemetry.push_back(json::parse(tel.get_text(0)));
+  r["telemetry"] = std::move(telemetry);
   return r;
 }
 
@@ -376,28 +440,35 @@ bool Store::import_run(const json& r) {
   };
   for (const json& e : r.value("experiments", json::array())) add_experiment(e);
 
-  sqlite::Statement meas(*db_,
-      "INSERT INTO measurement(experiment_run_id, params, metric, unit, direction, median, min, max, "
-      "mean, stddev, n, verified, status, error, extra) "
-      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
-  sqlite::Statement sample(*db_, "INSERT INTO sample(measurement_id, seq, value) VALUES (?1, ?2, ?3)");
-  for (const json& m : r.value("measurements", json::array())) {
-    const std::string name = m.at("experiment").get<std::string>();
+  for (const json& j : r.value("measurements", json::array())) {
+    const std::string name = j.at("experiment").get<std::string>();
     if (!experiment_ids.count(name)) add_experiment({{"name", name}});
-    const json& values = m.at("samples");
-    meas.reset();
-    meas.bind(1, experiment_ids[name]).bind(2, m.at("params").dump())
-        .bind(3, m.at("metric").get<std::string>()).bind(4, m.at("unit").get<std::string>())
-        .bind(5, m.value("direction", "higher")).bind(6, opt_number(m, "median"))
-        .bind(7, opt_number(m, "min")).bind(8, opt_number(m, "max")).bind(9, opt_number(m, "mean"))
-        .bind(10, opt_number(m, "stddev")).bind(11, static_cast<int64_t>(values.size()))
-        .bind(12, m.value("verified", false) ? 1 : 0).bind(13, m.value("status", "ok"))
-        .bind(14, opt_text(m, "error")).bind(15, m.value("extra", json::object()).dump());
-    meas.run();
-    const int64_t meas_id = db_->last_insert_rowid();
-    for (size_t i = 0; i < values.size(); ++i) {
-      sample.reset();
-      sample.bind(1, meas_id).bind(2, static_cast<int64_t>(i)).bind(3, values[i].get<double>()).run();
+    // Statistics are recomputed from the samples by the same code that stored them, so every
+    // imported figure still traces to its samples.
+    Measurement m;
+    m.experiment = name;
+    m.params = j.at("params");
+    m.metric = j.at("metric").get<std::string>();
+    m.unit = j.at("unit").get<std::string>();
+    m.direction = direction_from_string(j.value("direction", "higher"));
+    m.samples = j.at("samples").get<std::vector<double>>();
+    if (j.contains("sample_excluded") && j["sample_excluded"].is_array())
+      for (const json& e : j["sample_excluded"]) m.excluded.push_back(static_cast<uint8_t>(e.get<int>()));
+    m.verified = j.value("verified", false);
+    m.error = opt_text(j, "error").value_or("");
+    if (m.error.empty() && j.value("status", "ok") == "failed") m.error = "failed (no reason recorded)";
+    m.extra = j.value("extra", json::object());
+    m.stop_reason = j.value("stop_reason", std::string(stop_fixed));
+    m.noisy = j.value("noisy", false);
+    m.comparability_key = opt_text(j, "comparability_key").value_or("");
+    insert_measurement(experiment_ids[name], m);
+  }
+  if (r.contains("telemetry") && r["telemetry"].is_array()) {
+    sqlite::Statement tel(*db_, "INSERT INTO telemetry(run_id, seq, reading) VALUES (?1, ?2, ?3)");
+    int64_t seq = 0;
+    for (const json& t : r["telemetry"]) {
+      tel.reset();
+      tel.bind(1, id).bind(2, seq++).bind(3, t.dump()).run();
     }
   }
   tx.commit();

@@ -33,7 +33,7 @@ struct RunSummary {
 
 class Store {
  public:
-  static constexpr int schema_version = 1;
+  static constexpr int schema_version = 2;
   static constexpr int application_id = 0x41504F44;  // "APOD"
 
   enum class Mode { read_only, read_write_create };
@@ -48,6 +48,8 @@ class Store {
   std::string begin_run(const std::string& label, const DeviceInfo& device, const json& environment);
   /// Stores one experiment and all its measurements and samples atomically.
   void save_experiment(const std::string& run_id, const ExperimentRecord& record);
+  /// Stores the telemetry readings sampled during a run (NVML), replacing earlier ones.
+  void save_telemetry(const std::string& run_id, const json& readings);
   /// Sets the run's final status and finish time.
   void finish_run(const std::string& run_id, const std::string& status);
 
@@ -65,6 +67,7 @@ class Store {
   void check_identity(bool may_initialise);
   void migrate();
   int64_t device_id(const std::string& uuid, const std::string& name);
+  void insert_measurement(int64_t experiment_run_id, const Measurement& m);
   json run_to_json(const std::string& run_id);
   std::unique_ptr<sqlite::Database> db_;
 };

@@ -1,9 +1,12 @@
 // The measurement core: warm up, then time each sample with a pair of CUDA events on the
-// experiment's stream, synchronising after each so samples are independent (METHOD.md).
+// experiment's stream, synchronising after each so samples are independent (METHOD.md). Before
+// each sample the L2 cache is overwritten so no sample is served from what the previous one left
+// there; after each, the monitor checks clocks and throttling. sampling.cpp decides when to stop.
 #pragma once
 
 #include "cuda_check.cuh"
 #include "experiment.hpp"
+#include "sampling.hpp"
 
 #include <vector>
 
@@ -35,24 +38,30 @@ class EventPair {
   cudaEvent_t start_{}, stop_{};
 };
 
-/// Times `launch(stream)`: policy.warmup untimed calls, then policy.min_samples timed ones.
-/// Returns each sample's elapsed time in milliseconds, in the order taken.
+/// Overwrites the current device's L2 cache (a write of twice its size) on `stream` (l2_flush.cu).
+void flush_l2(cudaStream_t stream);
+/// Frees the flush buffer; call before a device reset.
+void release_l2_flush_buffer();
+
+/// Times `launch(stream)`: policy.warmup untimed calls, then timed samples until the policy's
+/// stopping rule says enough. Returns each sample's elapsed time in ms, in the order taken.
 template <class Launch>
-std::vector<double> time_samples_ms(const SamplingPolicy& policy, cudaStream_t stream, Launch&& launch) {
+TimedSamples time_samples_ms(const SamplingPolicy& policy, cudaStream_t stream, Launch&& launch) {
   for (int i = 0; i < policy.warmup; ++i) launch(stream);
   APOD_CUDA(cudaStreamSynchronize(stream));
   APOD_CUDA(cudaGetLastError());
   EventPair events;
-  std::vector<double> samples_ms;
-  samples_ms.reserve(policy.min_samples);
-  for (int i = 0; i < policy.min_samples; ++i) {
+  AdaptiveSampler sampler(policy);
+  while (sampler.want_more()) {
+    if (policy.flush_l2) flush_l2(stream);
     events.start(stream);
     launch(stream);
     events.stop(stream);
-    samples_ms.push_back(events.elapsed_ms());
+    const double ms = events.elapsed_ms();
+    sampler.add(ms, policy.monitor ? policy.monitor->check() : 0);
   }
   APOD_CUDA(cudaGetLastError());
-  return samples_ms;
+  return sampler.finish();
 }
 
 }  // namespace apod

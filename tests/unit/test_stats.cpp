@@ -32,3 +32,51 @@ TEST(Bandwidth, SamplesAreBytesOverTime) {
   EXPECT_EQ(m.extra["bytes_moved"].get<double>(), 1e9);
   EXPECT_FALSE(m.ok()) << "a measurement is not ok until its output is verified";
 }
+
+TEST(Stats, QuartilesAndRelativeStddev) {
+  const Summary s = summarize({1, 2, 3, 4, 5});
+  EXPECT_DOUBLE_EQ(s.q1, 2);
+  EXPECT_DOUBLE_EQ(s.q3, 4);
+  EXPECT_DOUBLE_EQ(s.iqr, 2);
+  EXPECT_NEAR(s.rsd, std::sqrt(2.5) / 3, 1e-12);
+}
+
+TEST(Stats, MedianConfidenceIntervalUsesBinomialOrderStatistics) {
+  std::vector<double> v;
+  for (int i = 1; i <= 10; ++i) v.push_back(i);
+  // n = 10: P(B <= 1) = 11/1024 <= 2.5% < P(B <= 2) = 56/1024, so j = 2: [x(2), x(9)].
+  Summary s = summarize(v);
+  EXPECT_DOUBLE_EQ(s.ci_low, 2);
+  EXPECT_DOUBLE_EQ(s.ci_high, 9);
+  EXPECT_NEAR(s.ci_half_width_rel(), 3.5 / 5.5, 1e-12);
+  // Too few samples for any order-statistic interval: the whole range.
+  s = summarize({5, 1, 3});
+  EXPECT_DOUBLE_EQ(s.ci_low, 1);
+  EXPECT_DOUBLE_EQ(s.ci_high, 5);
+  // The interval narrows as n grows: n = 100 gives ranks 40 and 61.
+  v.clear();
+  for (int i = 1; i <= 100; ++i) v.push_back(i);
+  s = summarize(v);
+  EXPECT_DOUBLE_EQ(s.ci_low, 40);
+  EXPECT_DOUBLE_EQ(s.ci_high, 61);
+}
+
+TEST(Stats, ExcludedSamplesAreLeftOutOfTheStatistics) {
+  Measurement m;
+  m.samples = {100, 1, 102, 101};
+  m.excluded = {0, 1, 0, 0};
+  const auto used = m.used_samples();
+  ASSERT_EQ(used.size(), 3u);
+  EXPECT_DOUBLE_EQ(summarize(used).min, 100);
+}
+
+TEST(Comparability, KeyIgnoresParamOrderButNotTheirValues) {
+  const auto a = comparability_key("NVIDIA H200", "580", "offset_copy", 1, {{"word_bytes", 4}, {"offset", 1}}, "effective_bandwidth");
+  const auto b = comparability_key("NVIDIA H200", "580", "offset_copy", 1, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth");
+  EXPECT_EQ(a, b);
+  EXPECT_EQ(a.size(), 16u);
+  EXPECT_NE(a, comparability_key("NVIDIA H200", "580", "offset_copy", 1, {{"offset", 2}, {"word_bytes", 4}}, "effective_bandwidth"));
+  EXPECT_NE(a, comparability_key("NVIDIA H100", "580", "offset_copy", 1, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth"));
+  EXPECT_NE(a, comparability_key("NVIDIA H200", "575", "offset_copy", 1, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth"));
+  EXPECT_NE(a, comparability_key("NVIDIA H200", "580", "offset_copy", 2, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth"));
+}
