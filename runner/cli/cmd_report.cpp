@@ -1,0 +1,36 @@
+// apod report: stored runs as one self-contained HTML page.
+#include "commands.hpp"
+#include "errors.hpp"
+#include "experiment.hpp"
+#include "report.hpp"
+#include "results_json.hpp"
+#include "store.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+#include <memory>
+
+namespace apod::cli {
+
+void add_report(CLI::App& app, Action& action) {
+  struct Args { std::string db = "apod.db", out = "apod-report.html"; std::vector<std::string> runs; };
+  auto args = std::make_shared<Args>();
+  auto* report = app.add_subcommand("report", "render the stored runs as one self-contained HTML page");
+  report->add_option("--db", args->db, "SQLite database to read")->capture_default_str();
+  report->add_option("--out", args->out, "HTML file to write")->capture_default_str();
+  report->add_option("--run", args->runs, "runs to include (id or unique prefix; default: all)");
+  report->callback([&action, args] {
+    action = [args] {
+      Store store(args->db, Store::Mode::read_only);
+      const json results = store.export_results(args->runs);
+      const std::string html = report::render_html(results, experiment_catalog(), json::array());
+      write_file_atomically(args->out, html);
+      std::cerr << fmt::format("wrote {} ({} run(s), {:.1f} KiB)\n", args->out, results["runs"].size(),
+                               html.size() / 1024.0);
+      return exit_ok;
+    };
+  });
+}
+
+}  // namespace apod::cli
