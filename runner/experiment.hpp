@@ -80,6 +80,7 @@ struct ExperimentInfo {
   std::string citation;    ///< document and section it reproduces
   int version = 1;         ///< bump when results stop being comparable with older ones
   int order = 100;         ///< position in the matrix (lower runs first)
+  bool hidden = false;     ///< test-only: not listed, not in the default matrix, runs only via --only
   ChartSpec chart;
   std::function<void(ExperimentContext&)> run;
 };

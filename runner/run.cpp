@@ -46,12 +46,15 @@ std::vector<const ExperimentInfo*> select_experiments(const std::vector<std::str
   for (const auto& name : only) {
     if (!find_experiment(name)) {
       std::string known;
-      for (const auto& e : experiments()) known += (known.empty() ? "" : ", ") + e.name;
+      for (const auto& e : experiments())
+      if (!e.hidden) known += (known.empty() ? "" : ", ") + e.name;
       throw InputError(fmt::format("unknown experiment '{}' (known: {})", name, known));
     }
   }
-  for (const auto& e : experiments())
-    if (only.empty() || std::find(only.begin(), only.end(), e.name) != only.end()) chosen.push_back(&e);
+  for (const auto& e : experiments()) {
+    const bool named = std::find(only.begin(), only.end(), e.name) != only.end();
+    if (named || (only.empty() && !e.hidden)) chosen.push_back(&e);
+  }
   return chosen;
 }
 

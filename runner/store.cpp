@@ -89,6 +89,10 @@ CREATE TABLE telemetry (
   reading TEXT NOT NULL,   -- JSON: t_s, clocks, temperature, power, throttle reasons
   PRIMARY KEY (run_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE setting (   -- small named values, e.g. the pinned baseline run
+  name   TEXT PRIMARY KEY,
+  value  TEXT NOT NULL
+);
 )sql",
 };
 constexpr int migration_count = sizeof(migrations) / sizeof(migrations[0]);
@@ -274,6 +278,19 @@ void Store::save_telemetry(const std::string& run_id, const json& readings) {
     st.bind(1, run_id).bind(2, seq++).bind(3, r.dump()).run();
   }
   tx.commit();
+}
+
+std::optional<std::string> Store::setting(const std::string& name) {
+  sqlite::Statement st(*db_, "SELECT value FROM setting WHERE name = ?1");
+  st.bind(1, name);
+  if (!st.step()) return std::nullopt;
+  return st.get_text(0);
+}
+
+void Store::set_setting(const std::string& name, const std::string& value) {
+  sqlite::Statement st(*db_, "INSERT INTO setting(name, value) VALUES (?1, ?2) "
+                             "ON CONFLICT(name) DO UPDATE SET value = excluded.value");
+  st.bind(1, name).bind(2, value).run();
 }
 
 void Store::finish_run(const std::string& run_id, const std::string& status) {

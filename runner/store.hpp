@@ -60,6 +60,10 @@ class Store {
   /// when a run with that id is already stored.
   bool import_run(const json& run);
 
+  /// A named setting (e.g. "baseline_run"), or nothing.
+  std::optional<std::string> setting(const std::string& name);
+  void set_setting(const std::string& name, const std::string& value);
+
   /// Resolves a full id or a unique prefix of one; throws InputError otherwise.
   std::string resolve_run_id(const std::string& id_or_prefix);
 

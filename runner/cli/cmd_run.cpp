@@ -1,9 +1,17 @@
 // apod run: the experiment matrix on one GPU.
 #include "commands.hpp"
 #include "errors.hpp"
+#include "device.hpp"
 #include "run.hpp"
 
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <fstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
 
 #include <algorithm>
 #include <iostream>
@@ -11,12 +19,52 @@
 
 namespace apod::cli {
 
+namespace {
+
+// `--device all`: this same command once per visible GPU, in parallel child processes that
+// write into the one database (WAL and a busy timeout make concurrent writers safe). Each child
+// prints its own summary; the exit code is the worst child's.
+int run_on_every_device() {
+  const int count = device_count();
+  if (count == 0) throw NoDevice("no CUDA-capable device was found");
+  std::vector<std::string> args;
+  std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
+  for (std::string arg; std::getline(cmdline, arg, '\0');) args.push_back(arg);
+  std::vector<pid_t> children;
+  for (int d = 0; d < count; ++d) {
+    std::vector<std::string> child = args;
+    for (size_t i = 0; i < child.size(); ++i) {
+      if (child[i] == "--device" && i + 1 < child.size()) child[i + 1] = std::to_string(d);
+      if (child[i] == "--device=all") child[i] = "--device=" + std::to_string(d);
+    }
+    std::vector<char*> argv;
+    for (auto& a : child) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    pid_t pid = 0;
+    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ) != 0)
+      throw std::runtime_error("cannot start a runner for device " + std::to_string(d));
+    children.push_back(pid);
+  }
+  int worst = exit_ok;
+  for (pid_t pid : children) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : exit_no_device;
+    worst = std::max(worst, code);
+  }
+  return worst;
+}
+
+}  // namespace
+
 void add_run(CLI::App& app, Action& action) {
   auto req = std::make_shared<RunRequest>();
   auto flags = std::make_shared<std::pair<bool, bool>>(false, false);  // no L2 flush, no clock check
+  auto device = std::make_shared<std::string>("0");
   auto* run = app.add_subcommand("run", "run the experiment matrix on a GPU and store every sample");
   run->add_option("--db", req->db_path, "SQLite database to add the run to")->capture_default_str();
-  run->add_option("--device", req->options.device, "CUDA device ordinal")->capture_default_str();
+  run->add_option("--device", *device, "CUDA device ordinal, or 'all': one process per visible GPU, one database")
+      ->capture_default_str();
   run->add_option("--only", req->only, "experiments to run (comma separated)")->delimiter(',');
   run->add_option("--label", req->label, "free-text label stored with the run");
   run->add_flag("--quick", req->options.quick, "reduced sizes and sampling: a smoke test, not a measurement");
@@ -39,8 +87,16 @@ void add_run(CLI::App& app, Action& action) {
   run->add_flag("--no-l2-flush", flags->first, "do not overwrite the L2 cache before each sample");
   run->add_flag("--no-clock-check", flags->second, "keep samples taken under low clocks or throttling");
 
-  run->callback([&action, req, flags] {
-    action = [req, flags] {
+  run->callback([&action, req, flags, device] {
+    action = [req, flags, device]() -> int {
+      if (*device == "all") return run_on_every_device();
+      try {
+        size_t used = 0;
+        req->options.device = std::stoi(*device, &used);
+        if (used != device->size() || req->options.device < 0) throw std::invalid_argument("");
+      } catch (const std::exception&) {
+        throw InputError("--device must be a device ordinal (0, 1, ...) or 'all', not '" + *device + "'");
+      }
       auto& sampling = req->options.sampling;
       req->show_progress = isatty(STDERR_FILENO);
       sampling.flush_l2 = !flags->first;

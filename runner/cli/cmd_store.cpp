@@ -21,7 +21,8 @@ void add_list(CLI::App& app, Action& action) {
   list->callback([&action, args] {
     action = [args] {
       if (!args->runs) {
-        for (const auto& e : experiments()) std::cout << fmt::format("{:<18} v{}  {}\n", e.name, e.version, e.title);
+        for (const auto& e : experiments())
+          if (!e.hidden) std::cout << fmt::format("{:<18} v{}  {}\n", e.name, e.version, e.title);
         return exit_ok;
       }
       Store store(args->db, Store::Mode::read_only);
