@@ -18,6 +18,9 @@ int main(int argc, char** argv) {
   apod::cli::add_device(app, action);
   apod::cli::add_export(app, action);
   apod::cli::add_import(app, action);
+  apod::cli::add_merge(app, action);
+  apod::cli::add_compare(app, action);
+  apod::cli::add_baseline(app, action);
 
   try {
     app.parse(argc, argv);

@@ -77,4 +77,27 @@ void add_import(CLI::App& app, Action& action) {
   });
 }
 
+void add_merge(CLI::App& app, Action& action) {
+  struct Args { std::string out; std::vector<std::string> inputs; };
+  auto args = std::make_shared<Args>();
+  auto* merge = app.add_subcommand("merge", "combine the runs of several databases into one (idempotent, keyed by run id)");
+  merge->add_option("out", args->out, "database to merge into (created if missing)")->required();
+  merge->add_option("inputs", args->inputs, "databases to read")->required()->check(CLI::ExistingFile);
+  merge->callback([&action, args] {
+    action = [args] {
+      // Open (and so check) every input before the output is touched.
+      std::vector<std::unique_ptr<Store>> inputs;
+      for (const auto& path : args->inputs) inputs.push_back(std::make_unique<Store>(path, Store::Mode::read_only));
+      Store out(args->out, Store::Mode::read_write_create);
+      int added = 0, skipped = 0;
+      for (auto& in : inputs) {
+        const json doc = in->export_results();  // a named value: the loop must not outlive it
+        for (const auto& run : doc["runs"]) (out.import_run(run) ? added : skipped)++;
+      }
+      std::cerr << fmt::format("merged {} run(s) into {}; {} already present\n", added, args->out, skipped);
+      return exit_ok;
+    };
+  });
+}
+
 }  // namespace apod::cli

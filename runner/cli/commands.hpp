@@ -18,5 +18,8 @@ void add_report(CLI::App& app, Action& action);   // cmd_report.cpp
 void add_list(CLI::App& app, Action& action);     // cmd_store.cpp
 void add_export(CLI::App& app, Action& action);   // cmd_store.cpp
 void add_import(CLI::App& app, Action& action);   // cmd_store.cpp
+void add_merge(CLI::App& app, Action& action);    // cmd_store.cpp
+void add_compare(CLI::App& app, Action& action);  // cmd_compare.cpp
+void add_baseline(CLI::App& app, Action& action); // cmd_compare.cpp
 
 }  // namespace apod::cli
