@@ -24,7 +24,7 @@ void add_report(CLI::App& app, Action& action) {
     action = [args] {
       Store store(args->db, Store::Mode::read_only);
       const json results = store.export_results(args->runs);
-      const std::string html = report::render_html(results, experiment_catalog(), json::array());
+      const std::string html = report::render_html(results, experiment_catalog(), report::reference_figures());
       write_file_atomically(args->out, html);
       std::cerr << fmt::format("wrote {} ({} run(s), {:.1f} KiB)\n", args->out, results["runs"].size(),
                                html.size() / 1024.0);

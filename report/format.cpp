@@ -1,0 +1,132 @@
+#include "format.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace apod::report {
+
+std::string format_number(double value) {
+  if (!std::isfinite(value))
+    return "—";
+  const double magnitude = std::fabs(value);
+  if (magnitude >= 100)
+    return fmt::format("{:.1f}", value);
+  if (magnitude >= 1)
+    return fmt::format("{:.2f}", value);
+  if (magnitude == 0)
+    return "0";
+  return fmt::format("{:.3g}", value); // small values: keep three significant digits
+}
+
+std::string format_bytes(double bytes) {
+  static constexpr std::array<const char*, 6> units = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
+  if (!std::isfinite(bytes))
+    return "—";
+  std::size_t unit = 0;
+  double scaled = bytes;
+  while (std::fabs(scaled) >= 1024 && unit + 1 < units.size()) {
+    scaled /= 1024;
+    ++unit;
+  }
+  // Whole multiples are the common case (buffer sizes are powers of two): no ".0" noise.
+  if (scaled == std::floor(scaled))
+    return fmt::format("{:.0f} {}", scaled, units[unit]);
+  return fmt::format("{:.1f} {}", scaled, units[unit]);
+}
+
+std::string format_with_unit(double value, const std::string& unit) {
+  if (unit == "bytes" || unit == "B")
+    return format_bytes(value);
+  if (unit.empty())
+    return format_number(value);
+  if (unit == "%")
+    return format_percent(value);
+  return format_number(value) + " " + unit;
+}
+
+std::string format_percent(double percent) {
+  if (!std::isfinite(percent))
+    return "—";
+  return fmt::format("{:.1f} %", percent);
+}
+
+namespace {
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+} // namespace
+
+std::string format_param_value(const std::string& key, const json& value) {
+  if (value.is_string())
+    return value.get<std::string>();
+  if (value.is_number() && (ends_with(key, "_bytes") || key == "bytes"))
+    return format_bytes(value.get<double>());
+  if (value.is_null())
+    return "—";
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string display_name(const std::string& identifier) {
+  std::string text = identifier;
+  std::replace(text.begin(), text.end(), '_', ' ');
+  return text;
+}
+
+std::string format_params(const json& params) {
+  if (!params.is_object() || params.empty())
+    return "—";
+  std::string text;
+  for (const auto& [key, value] : params.items()) {
+    if (!text.empty())
+      text += ", ";
+    text += key + "=" + format_param_value(key, value);
+  }
+  return text;
+}
+
+std::string format_timestamp(const json& iso) {
+  if (!iso.is_string())
+    return "—";
+  const std::string text = iso.get<std::string>();
+  // Only the exact shape apod writes is reformatted; anything else is shown verbatim.
+  if (text.size() < 20 || text[10] != 'T' || text.back() != 'Z')
+    return text;
+  return text.substr(0, 10) + " " + text.substr(11, 8) + " UTC";
+}
+
+std::string format_cuda_version(const json& version) {
+  if (!version.is_number_integer())
+    return "—";
+  const long long encoded = version.get<long long>(); // major * 1000 + minor * 10
+  return fmt::format("{}.{}", encoded / 1000, (encoded % 1000) / 10);
+}
+
+std::string string_at(const json& object, const char* key, const std::string& fallback) {
+  if (!object.is_object())
+    return fallback;
+  const auto it = object.find(key);
+  if (it == object.end() || !it->is_string())
+    return fallback;
+  return it->get<std::string>();
+}
+
+const json& member(const json& object, const char* key) {
+  static const json null_json = nullptr;
+  if (!object.is_object())
+    return null_json;
+  const auto it = object.find(key);
+  return it == object.end() ? null_json : *it;
+}
+
+bool has_number(const json& object, const char* key) {
+  if (!object.is_object())
+    return false;
+  const auto it = object.find(key);
+  return it != object.end() && it->is_number();
+}
+
+} // namespace apod::report

@@ -1,0 +1,51 @@
+// How the report writes numbers: every figure carries its unit, sizes in binary units.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace apod::report {
+
+using json = nlohmann::ordered_json;
+
+/// A measured value at a precision a reader can compare: 4010.2, 12.35, 0.0123.
+std::string format_number(double value);
+
+/// `value` followed by its unit ("4010.2 GB/s"); a unit of "bytes" or "B" is written in
+/// binary multiples ("64 MiB"). An empty unit gives the bare number.
+std::string format_with_unit(double value, const std::string& unit);
+
+/// A byte count in binary multiples: "512 B", "60 MiB", "139.8 GiB".
+std::string format_bytes(double bytes);
+
+/// A percentage with one decimal: "83.3 %".
+std::string format_percent(double percent);
+
+/// One parameter's value; parameters named `*_bytes` are written as sizes.
+std::string format_param_value(const std::string& key, const json& value);
+
+/// A metric or parameter name as prose: "effective_bandwidth" -> "effective bandwidth".
+std::string display_name(const std::string& identifier);
+
+/// A point's parameters as "word_bytes=4 B, offset=3", in their stored order.
+std::string format_params(const json& params);
+
+/// An ISO 8601 UTC timestamp ("2026-11-22T06:01:02.345Z") as "2026-11-22 06:01:02 UTC";
+/// anything else is returned as it is, and null or missing as "—".
+std::string format_timestamp(const json& iso);
+
+/// A CUDA version number as the toolkit writes it: 12040 -> "12.4".
+std::string format_cuda_version(const json& version);
+
+/// The string at `key` of `object`, or `fallback` when absent, null or not a string.
+std::string string_at(const json& object, const char* key, const std::string& fallback = "");
+
+/// `object[key]`, or a null when `object` is not an object or lacks `key` (never throws, unlike
+/// a const operator[] on a missing key).
+const json& member(const json& object, const char* key);
+
+/// True when `object[key]` exists and is a number.
+bool has_number(const json& object, const char* key);
+
+} // namespace apod::report

@@ -1,0 +1,260 @@
+#include "model.hpp"
+
+#include "format.hpp"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+namespace apod::report {
+
+const PointView* MetricView::best() const {
+  const PointView* best = nullptr;
+  for (const auto& point : points) {
+    if (!point.ok)
+      continue;
+    if (!best || (higher_is_better ? point.median > best->median : point.median < best->median))
+      best = &point;
+  }
+  return best;
+}
+
+int MetricView::ok_count() const {
+  return static_cast<int>(
+      std::count_if(points.begin(), points.end(), [](const PointView& p) { return p.ok; }));
+}
+
+bool ExperimentView::charts_metric(const MetricView& view) const {
+  if (chart.metric.empty() || view.metric == chart.metric)
+    return true;
+  return std::none_of(metrics.begin(), metrics.end(),
+                      [&](const MetricView& m) { return m.metric == chart.metric; });
+}
+
+const MetricView* ExperimentView::headline() const {
+  for (const auto& metric : metrics)
+    if (!chart.metric.empty() && metric.metric == chart.metric)
+      return &metric;
+  for (const auto& metric : metrics)
+    if (metric.unit == "GB/s")
+      return &metric;
+  return metrics.empty() ? nullptr : &metrics.front();
+}
+
+namespace {
+
+std::optional<double> positive_number(const json& object, const char* key) {
+  if (!has_number(object, key))
+    return std::nullopt;
+  const double value = object.at(key).get<double>();
+  return value > 0 ? std::optional<double>(value) : std::nullopt;
+}
+
+// A run's name is its series in every chart, so it must be unique: 100 runs all labelled
+// "nightly" must stay apart. Shared or empty labels get the shortest id prefix that separates
+// them; identical ids (a document that holds one run twice) get a position.
+void name_runs(std::vector<RunView>& runs, std::map<std::string, int>& label_uses) {
+  for (const std::size_t id_chars : {8, 12, 16, 32}) {
+    std::map<std::string, int> name_uses;
+    for (auto& view : runs) {
+      const std::string label = string_at(*view.run, "label");
+      const std::string id_prefix = view.id.substr(0, id_chars);
+      if (label.empty())
+        view.name = "run " + id_prefix;
+      else if (label_uses[label] > 1)
+        view.name = label + " (" + id_prefix + ")";
+      else
+        view.name = label;
+      name_uses[view.name]++;
+    }
+    if (std::all_of(name_uses.begin(), name_uses.end(),
+                    [](const auto& u) { return u.second == 1; }))
+      return;
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i)
+    runs[i].name += " #" + std::to_string(i + 1);
+}
+
+std::vector<RunView> collect_runs(const json& results) {
+  std::vector<RunView> runs;
+  const json& stored = member(results, "runs");
+  if (!stored.is_array())
+    return runs;
+  std::map<std::string, int> label_uses;
+  for (const auto& run : stored)
+    label_uses[string_at(run, "label")]++;
+  for (const auto& run : stored) {
+    RunView view;
+    view.run = &run;
+    view.id = string_at(run, "id", "unknown");
+    const json& device = member(run, "device");
+    view.device_key = string_at(device, "uuid");
+    if (view.device_key.empty())
+      view.device_key = string_at(device, "name", "unknown device");
+    view.dram_gbs = positive_number(device, "theoretical_bandwidth_gbs");
+    view.pcie_gbs = positive_number(device, "theoretical_pcie_gbs");
+    runs.push_back(std::move(view));
+  }
+  name_runs(runs, label_uses);
+  return runs;
+}
+
+PointView make_point(const json& measurement, const RunView& run) {
+  PointView point;
+  point.measurement = &measurement;
+  point.run = &run;
+  const std::string status = string_at(measurement, "status", "missing");
+  const bool verified = member(measurement, "verified") == true;
+  const std::string error = string_at(measurement, "error");
+  if (status != "ok")
+    point.failure = error.empty() ? "status " + status : error;
+  else if (!verified)
+    point.failure = error.empty() ? "output not verified against the host" : error;
+  else if (!has_number(measurement, "median"))
+    point.failure = "no samples";
+  point.ok = point.failure.empty();
+  if (!point.ok)
+    return point;
+  point.median = measurement.at("median").get<double>();
+  point.min = has_number(measurement, "min") ? measurement.at("min").get<double>() : point.median;
+  point.max = has_number(measurement, "max") ? measurement.at("max").get<double>() : point.median;
+  const json& n = member(measurement, "n");
+  point.n = n.is_number_integer() ? n.get<long long>()
+                                  : static_cast<long long>(member(measurement, "samples").size());
+  if (has_number(measurement, "ci_low") && has_number(measurement, "ci_high")) {
+    point.ci_low = measurement.at("ci_low").get<double>();
+    point.ci_high = measurement.at("ci_high").get<double>();
+  }
+  point.noisy = member(measurement, "noisy") == true;
+  return point;
+}
+
+bool contains(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+ChartSettings chart_settings(const json& catalog_entry, const std::vector<std::string>& params) {
+  ChartSettings chart;
+  const json& spec = member(catalog_entry, "chart");
+  if (spec.is_object()) {
+    chart.metric = string_at(spec, "metric");
+    chart.x = string_at(spec, "x");
+    chart.x_title = string_at(spec, "x_title");
+    chart.log_x = member(spec, "log_x") == true;
+    chart.color = string_at(spec, "color");
+    chart.mark = string_at(spec, "mark", "line");
+    const std::string limit = string_at(spec, "limit", "dram");
+    chart.limit = limit == "dram" ? Limit::dram : limit == "pcie" ? Limit::pcie : Limit::none;
+    if (member(spec, "vega_lite").is_object())
+      chart.vega_lite = spec.at("vega_lite");
+  } else if (params.size() > 1) {
+    // Not in the catalog: the first two axes are the best guess, and no limit is claimed.
+    chart.color = params[1];
+  }
+  // Results from another version may lack the axes the catalog names: fall back, don't fail.
+  if (!contains(params, chart.x))
+    chart.x = params.empty() ? "" : params.front();
+  if (!contains(params, chart.color) || chart.color == chart.x)
+    chart.color.clear();
+  if (chart.x_title.empty())
+    chart.x_title = chart.x.empty() ? "run" : chart.x;
+  if (chart.mark != "bar" && chart.mark != "point")
+    chart.mark = "line";
+  return chart;
+}
+
+std::string anchor_for(const std::string& name, int index) {
+  std::string anchor = "exp-" + std::to_string(index) + "-";
+  for (const char c : name) {
+    const bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                      c == '_' || c == '-';
+    anchor += safe ? c : '-';
+  }
+  return anchor;
+}
+
+void compare_with_limits(ExperimentView& experiment) {
+  for (auto& metric : experiment.metrics) {
+    if (metric.unit != "GB/s" || experiment.chart.limit == Limit::none)
+      continue;
+    for (auto& point : metric.points) {
+      point.limit_gbs =
+          experiment.chart.limit == Limit::dram ? point.run->dram_gbs : point.run->pcie_gbs;
+      if (point.ok && point.limit_gbs)
+        point.pct_of_limit = 100.0 * point.median / *point.limit_gbs;
+    }
+  }
+}
+
+} // namespace
+
+PageModel build_page_model(const json& results, const json& catalog) {
+  PageModel page;
+  page.runs = collect_runs(results);
+
+  std::map<std::string, std::size_t> index_of;
+  auto experiment_named = [&](const std::string& name) -> ExperimentView& {
+    auto [it, added] = index_of.try_emplace(name, page.experiments.size());
+    if (added)
+      page.experiments.emplace_back().name = name;
+    return page.experiments[it->second];
+  };
+
+  for (const auto& run : page.runs) {
+    for (const auto& attempted : member(*run.run, "experiments")) {
+      ExperimentView& experiment = experiment_named(string_at(attempted, "name", "unnamed"));
+      const json& version = member(attempted, "version");
+      if (version.is_number_integer() &&
+          !std::count(experiment.measured_versions.begin(), experiment.measured_versions.end(),
+                      version.get<long long>()))
+        experiment.measured_versions.push_back(version.get<long long>());
+      if (string_at(attempted, "status") == "failed")
+        experiment.failures.push_back(
+            {&run, string_at(attempted, "error", "failed without a message")});
+    }
+    for (const auto& measurement : member(*run.run, "measurements")) {
+      ExperimentView& experiment =
+          experiment_named(string_at(measurement, "experiment", "unnamed"));
+      for (const auto& [key, value] : member(measurement, "params").items())
+        if (!contains(experiment.param_keys, key))
+          experiment.param_keys.push_back(key);
+      const std::string metric_name = string_at(measurement, "metric", "value");
+      const std::string unit = string_at(measurement, "unit");
+      auto metric = std::find_if(
+          experiment.metrics.begin(), experiment.metrics.end(),
+          [&](const MetricView& m) { return m.metric == metric_name && m.unit == unit; });
+      if (metric == experiment.metrics.end()) {
+        metric = experiment.metrics.emplace(experiment.metrics.end());
+        metric->metric = metric_name;
+        metric->unit = unit;
+        metric->higher_is_better = string_at(measurement, "direction", "higher") != "lower";
+      }
+      metric->points.push_back(make_point(measurement, run));
+    }
+  }
+
+  for (auto& experiment : page.experiments) {
+    const json& entry = member(catalog, experiment.name.c_str());
+    experiment.in_catalog = entry.is_object();
+    experiment.title = string_at(entry, "title", experiment.name);
+    experiment.description = string_at(entry, "description");
+    experiment.citation = string_at(entry, "citation");
+    const json& order = member(entry, "order");
+    experiment.order = order.is_number_integer() ? order.get<int>() : 0;
+    const json& version = member(entry, "version");
+    if (version.is_number_integer())
+      experiment.catalog_version = version.get<long long>();
+    experiment.chart = chart_settings(entry, experiment.param_keys);
+    compare_with_limits(experiment);
+  }
+  std::stable_sort(page.experiments.begin(), page.experiments.end(),
+                   [](const auto& a, const auto& b) {
+                     return std::tuple(!a.in_catalog, a.order, a.name) <
+                            std::tuple(!b.in_catalog, b.order, b.name);
+                   });
+  for (std::size_t i = 0; i < page.experiments.size(); ++i)
+    page.experiments[i].anchor = anchor_for(page.experiments[i].name, static_cast<int>(i) + 1);
+  return page;
+}
+
+} // namespace apod::report

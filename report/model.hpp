@@ -1,0 +1,107 @@
+// The report's view of an apod-results document: runs with their devices and limits, and each
+// experiment's points grouped by metric, with failures kept apart from figures. Everything the
+// page shows is derived here once, so the charts and the tables cannot disagree.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace apod::report {
+
+using json = nlohmann::ordered_json;
+
+/// Which theoretical bandwidth an experiment is compared with (ChartSpec::limit).
+enum class Limit { none, dram, pcie };
+
+/// An experiment's chart settings: the catalog's ChartSpec, checked against the stored params.
+struct ChartSettings {
+  std::string metric; ///< the one metric to chart; empty: every metric, one chart each
+  std::string x;      ///< parameter on the x axis; empty: the points are placed by run
+  std::string x_title;
+  bool log_x = false;
+  std::string color; ///< parameter that splits the series; empty: none
+  std::string mark = "line";
+  Limit limit = Limit::none;
+  json vega_lite = nullptr; ///< an experiment's own Vega-Lite spec, or null
+};
+
+struct RunView {
+  const json* run = nullptr; ///< the run object inside the results document
+  std::string id;
+  std::string name;               ///< label; id prefix added when the label is empty or shared
+  std::string device_key;         ///< uuid, or name when no uuid was stored
+  std::optional<double> dram_gbs; ///< theoretical_bandwidth_gbs of its device
+  std::optional<double> pcie_gbs; ///< theoretical_pcie_gbs of its device
+};
+
+struct PointView {
+  const json* measurement = nullptr;
+  const RunView* run = nullptr;
+  bool ok = false;     ///< status "ok" and verified: only such points carry figures
+  std::string failure; ///< why a point is not ok
+  double median = 0, min = 0, max = 0;
+  long long n = 0;
+  std::optional<double> ci_low, ci_high; ///< 95% confidence interval of the median, if stored
+  bool noisy = false;                 ///< sampling stopped before the confidence target was reached
+  std::optional<double> limit_gbs;    ///< the theoretical limit this point is compared with
+  std::optional<double> pct_of_limit; ///< median as a percentage of limit_gbs
+};
+
+struct MetricView {
+  std::string metric;
+  std::string unit;
+  bool higher_is_better = true;
+  std::vector<PointView> points; ///< in stored order, failed ones included
+
+  /// The best ok point by the metric's direction, or nullptr when none is ok.
+  const PointView* best() const;
+  int ok_count() const;
+};
+
+struct ExperimentFailure {
+  const RunView* run = nullptr;
+  std::string error;
+};
+
+struct ExperimentView {
+  std::string name;
+  std::string anchor; ///< HTML id of its section
+  std::string title, description, citation;
+  bool in_catalog = false;
+  int order = 0;
+  std::optional<long long> catalog_version;
+  std::vector<long long> measured_versions; ///< versions the runs recorded, distinct
+  ChartSettings chart;
+  std::vector<std::string> param_keys; ///< every parameter name seen, in first-seen order
+  std::vector<MetricView> metrics;     ///< in first-seen order
+  std::vector<ExperimentFailure> failures;
+
+  /// Whether `metric` gets a chart: the catalog's chart.metric, or every metric when that is
+  /// empty or names none of the stored metrics.
+  bool charts_metric(const MetricView& metric) const;
+  /// The metric the summary reports: chart.metric, else the first in GB/s, else the first.
+  const MetricView* headline() const;
+};
+
+/// Points into the results document it was built from, which must outlive it.
+struct PageModel {
+  std::vector<RunView> runs;
+  std::vector<ExperimentView> experiments; ///< by catalog order, then name; unknown ones last
+
+  PageModel() = default;
+  PageModel(PageModel&&) = default;
+  PageModel& operator=(PageModel&&) = default;
+  PageModel(const PageModel&) = delete; // the views hold pointers into `runs`
+  PageModel& operator=(const PageModel&) = delete;
+
+  bool several_runs() const { return runs.size() > 1; }
+};
+
+/// Groups an apod-results document by experiment and metric, with `catalog`
+/// (experiment_catalog() output) supplying titles and chart settings.
+PageModel build_page_model(const json& results, const json& catalog);
+
+} // namespace apod::report

@@ -1,0 +1,14 @@
+#include "assets.hpp"
+#include "report.hpp"
+
+namespace apod::report {
+
+nlohmann::ordered_json reference_figures() {
+  nlohmann::ordered_json documents = nlohmann::ordered_json::array();
+  for (const auto* asset : {&assets::reference_best_practices_guide, &assets::reference_stich_slides,
+                            &assets::reference_fasiha_gist})
+    documents.push_back(nlohmann::ordered_json::parse(asset->text));
+  return documents;
+}
+
+} // namespace apod::report

@@ -1,0 +1,22 @@
+// The parts of the page that come from experiments: the summary table and one section per
+// experiment (chart specs, values, failures, published figures), as mustache data.
+#pragma once
+
+#include "model.hpp"
+#include "tables.hpp"
+
+namespace apod::report {
+
+/// The published figures in `references`: an array of figures, a document of data/reference/
+/// ({"source", "figures": [...]}), or an array of such documents.
+std::vector<const json*> published_figures(const json& references);
+
+/// One row per experiment: the best median of its headline metric's verified points.
+TableData summary_table(const PageModel& page);
+
+/// The section of one experiment, listing the `figures` published for it. `next_chart`
+/// numbers the charts' element ids across the page.
+mustache::data experiment_section(const PageModel& page, const ExperimentView& experiment,
+                                  const std::vector<const json*>& figures, int& next_chart);
+
+} // namespace apod::report

@@ -1,0 +1,68 @@
+// Loads the report tests' synthetic fixtures (tests/report/fixtures, made by make_fixtures.py).
+#pragma once
+
+#include "charts.hpp"
+#include "model.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <stdexcept>
+#include <string>
+
+namespace apod::report::test {
+
+inline json load_fixture(const std::string& name) {
+  const std::string path = std::string(APOD_REPORT_FIXTURES) + "/" + name;
+  std::ifstream in(path);
+  if (!in)
+    throw std::runtime_error("missing fixture " + path);
+  return json::parse(in);
+}
+
+inline json one_run() {
+  return load_fixture("synthetic_one_run.json");
+}
+inline json three_runs() {
+  return load_fixture("synthetic_three_runs.json");
+}
+inline json catalog() {
+  return load_fixture("synthetic_catalog.json");
+}
+inline json references() {
+  return load_fixture("synthetic_references.json");
+}
+
+inline const ExperimentView& experiment_in(const PageModel& page, const std::string& name) {
+  for (const auto& experiment : page.experiments)
+    if (experiment.name == name)
+      return experiment;
+  throw std::runtime_error("no experiment " + name);
+}
+
+inline const MetricView& metric_in(const ExperimentView& experiment, const std::string& metric) {
+  for (const auto& view : experiment.metrics)
+    if (view.metric == metric)
+      return view;
+  throw std::runtime_error("no metric " + metric + " in " + experiment.name);
+}
+
+/// The spec of one metric's chart, as the page would embed it.
+inline json spec_for(const PageModel& page, const std::string& experiment,
+                     const std::string& metric) {
+  const ExperimentView& view = experiment_in(page, experiment);
+  return build_chart_spec(view, metric_in(view, metric), page.several_runs());
+}
+
+/// The layers whose mark type is `type` (a mark is a string or an object with "type").
+inline std::vector<json> layers_with_mark(const json& spec, const std::string& type) {
+  std::vector<json> found;
+  for (const auto& layer : spec.value("layer", json::array())) {
+    const json& mark = layer.at("mark");
+    if ((mark.is_string() ? mark.get<std::string>() : mark.value("type", "")) == type)
+      found.push_back(layer);
+  }
+  return found;
+}
+
+} // namespace apod::report::test

@@ -1,0 +1,36 @@
+// Renders a results document to an HTML file with the report library alone, so the report's
+// tests (tests/browser) need neither a GPU nor the rest of apod.
+// Usage: render_fixture RESULTS.json CATALOG.json REFERENCES.json OUT.html
+#include "report.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace {
+nlohmann::ordered_json read_json(const char* path) {
+  std::ifstream in(path);
+  if (!in)
+    throw std::runtime_error(std::string("cannot read ") + path);
+  return nlohmann::ordered_json::parse(in);
+}
+} // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 5) {
+    std::cerr << "usage: render_fixture RESULTS.json CATALOG.json REFERENCES.json OUT.html\n";
+    return 2;
+  }
+  try {
+    const std::string html =
+        apod::report::render_html(read_json(argv[1]), read_json(argv[2]), read_json(argv[3]));
+    std::ofstream out(argv[4], std::ios::binary);
+    out << html;
+    if (!out.flush())
+      throw std::runtime_error(std::string("cannot write ") + argv[4]);
+  } catch (const std::exception& error) {
+    std::cerr << "render_fixture: " << error.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,45 @@
+// Every figure on the page carries its unit, at a precision a reader can compare.
+#include "format.hpp"
+
+#include <gtest/gtest.h>
+
+namespace apod::report {
+namespace {
+
+TEST(Format, BandwidthAndTimesCarryTheirUnit) {
+  EXPECT_EQ(format_with_unit(4010.24, "GB/s"), "4010.2 GB/s");
+  EXPECT_EQ(format_with_unit(55.024, "GB/s"), "55.02 GB/s");
+  EXPECT_EQ(format_with_unit(0.0123456, "ms"), "0.0123 ms");
+  EXPECT_EQ(format_with_unit(0, "ms"), "0 ms");
+  EXPECT_EQ(format_with_unit(3.5, ""), "3.50");
+  EXPECT_EQ(format_with_unit(82.318, "%"), "82.3 %");
+}
+
+TEST(Format, BytesInBinaryMultiples) {
+  EXPECT_EQ(format_bytes(512), "512 B");
+  EXPECT_EQ(format_bytes(62914560), "60 MiB");
+  EXPECT_EQ(format_bytes(150110011392.0), "139.8 GiB");
+  EXPECT_EQ(format_bytes(1536), "1.5 KiB");
+  EXPECT_EQ(format_with_unit(268435456, "bytes"), "256 MiB");
+}
+
+TEST(Format, ParametersNamedBytesAreSizes) {
+  EXPECT_EQ(format_param_value("size_bytes", 268435456), "256 MiB");
+  EXPECT_EQ(format_param_value("offset", 3), "3");
+  EXPECT_EQ(format_param_value("memory", "pinned"), "pinned");
+  EXPECT_EQ(format_params(json{{"size_bytes", 4096}, {"memory", "pinned"}}),
+            "size_bytes=4 KiB, memory=pinned");
+  EXPECT_EQ(format_params(json::object()), "—");
+}
+
+TEST(Format, TimestampsAndCudaVersions) {
+  EXPECT_EQ(format_timestamp("2026-11-22T06:01:02.345Z"), "2026-11-22 06:01:02 UTC");
+  EXPECT_EQ(format_timestamp("yesterday"), "yesterday"); // not ours: shown as stored
+  EXPECT_EQ(format_timestamp(nullptr), "—");
+  EXPECT_EQ(format_cuda_version(12040), "12.4");
+  EXPECT_EQ(format_cuda_version(13000), "13.0");
+  EXPECT_EQ(format_cuda_version(nullptr), "—");
+}
+
+} // namespace
+} // namespace apod::report
