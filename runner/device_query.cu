@@ -99,12 +99,28 @@ DeviceInfo query_device(int ordinal) {
 }  // namespace apod
 
 namespace apod {
-void reset_device_after_failure(int ordinal) {
+namespace {
+__global__ void probe_kernel(int* out) { *out = 0x5eed; }
+}  // namespace
+
+bool reset_device_after_failure(int ordinal) {
   // Drops this process's context on the device (not a GPU reset): a sticky error such as an
   // illegal address would otherwise fail every experiment after the one that caused it.
   cudaGetLastError();
   cudaSetDevice(ordinal);
   release_l2_flush_buffer();
   cudaDeviceReset();
+  // The CUDA documentation allows a sticky error to outlive the reset ("the process must be
+  // terminated and relaunched"), so prove the new context works before trusting it.
+  int* probe = nullptr;
+  int seen = 0;
+  bool ok = cudaSetDevice(ordinal) == cudaSuccess && cudaMalloc(&probe, sizeof(int)) == cudaSuccess;
+  if (ok) {
+    probe_kernel<<<1, 1>>>(probe);
+    ok = cudaGetLastError() == cudaSuccess && cudaMemcpy(&seen, probe, sizeof seen, cudaMemcpyDeviceToHost) == cudaSuccess &&
+         seen == 0x5eed;
+  }
+  if (probe) cudaFree(probe);
+  return ok && cudaDeviceSynchronize() == cudaSuccess;
 }
 }  // namespace apod

@@ -88,6 +88,7 @@ void validate_run(const json& r, const std::string& where) {
   require(r, "started_at", json::value_t::string, where);
   require_one_of(r, "status", {"running", "complete", "partial", "failed", "interrupted"}, where, true);
   if (r.contains("label") && !r["label"].is_string()) bad(where + ".label", "expected a string");
+  if (r.contains("apod_version") && !r["apod_version"].is_string()) bad(where + ".apod_version", "expected a string");
   if (r.contains("finished_at") && !r["finished_at"].is_null() && !r["finished_at"].is_string())
     bad(where + ".finished_at", "expected a string or null");
   if (r.contains("environment") && !r["environment"].is_object()) bad(where + ".environment", "expected an object");
@@ -96,13 +97,22 @@ void validate_run(const json& r, const std::string& where) {
   if (device.contains("uuid") && !device["uuid"].is_string()) bad(where + ".device.uuid", "expected a string");
   if (r.contains("experiments")) {
     const json& exps = require(r, "experiments", json::value_t::array, where);
+    std::set<std::string> names;
     for (size_t i = 0; i < exps.size(); ++i) {
       const std::string w = fmt::format("{}.experiments[{}]", where, i);
       if (!exps[i].is_object()) bad(w, "expected an object");
-      require(exps[i], "name", json::value_t::string, w);
+      if (!names.insert(require(exps[i], "name", json::value_t::string, w).get<std::string>()).second)
+        bad(w + ".name", "the run lists this experiment twice");
       require_one_of(exps[i], "status", {"complete", "failed"}, w, false);
       require_number_or_null(exps[i], "wall_s", w);
-      if (exps[i].contains("version") && !exps[i]["version"].is_number_integer()) bad(w + ".version", "expected an integer");
+      if (exps[i].contains("version") && !(exps[i]["version"].is_number_integer() &&
+                                           exps[i]["version"].get<int64_t>() >= 0 &&
+                                           exps[i]["version"].get<int64_t>() <= 1000000))
+        bad(w + ".version", "expected an integer 0..1000000");
+      if (exps[i].contains("started_at") && !exps[i]["started_at"].is_string())
+        bad(w + ".started_at", "expected a string");
+      if (exps[i].contains("error") && !exps[i]["error"].is_null() && !exps[i]["error"].is_string())
+        bad(w + ".error", "expected a string or null");
     }
   }
   if (r.contains("telemetry")) {
@@ -118,7 +128,7 @@ void validate_run(const json& r, const std::string& where) {
 
 void validate_results(const json& doc) {
   if (!doc.is_object()) bad("document", "expected a JSON object");
-  if (doc.value("format", "") != "apod-results") bad("format", "expected \"apod-results\"");
+  if (!doc.contains("format") || doc["format"] != "apod-results") bad("format", "expected \"apod-results\"");
   const json& version = require(doc, "schema_version", json::value_t::number_integer, "document");
   if (version.get<int64_t>() < 1 || version.get<int64_t>() > results_schema_version)
     throw InputError(fmt::format("apod-results schema_version {} is not supported (this apod reads 1..{})",
@@ -132,19 +142,37 @@ void validate_results(const json& doc) {
   }
 }
 
+json parse_results(const std::string& text, const std::string& source) {
+  std::vector<std::set<std::string>> keys;  // of each object being parsed, innermost last
+  const auto check = [&](int depth, json::parse_event_t event, json& parsed) {
+    using E = json::parse_event_t;
+    if ((event == E::object_start || event == E::array_start) && depth + 1 > max_results_depth)
+      throw InputError(fmt::format("'{}' nests arrays and objects deeper than {} levels; not an apod-results document",
+                                   source, max_results_depth));
+    if (event == E::object_start) keys.emplace_back();
+    if (event == E::object_end && !keys.empty()) keys.pop_back();
+    if (event == E::key && !keys.empty() && !keys.back().insert(parsed.get<std::string>()).second)
+      throw InputError(fmt::format("'{}' repeats the key {} in one object; not a valid apod-results document",
+                                   source, parsed.dump()));
+    return true;
+  };
+  json doc;
+  try {
+    doc = json::parse(text, check);
+  } catch (const json::exception& e) {
+    throw InputError(fmt::format("'{}' is not valid JSON: {}", source, e.what()));
+  }
+  validate_results(doc);
+  return doc;
+}
+
 json read_results_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw InputError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
   std::stringstream buffer;
   buffer << in.rdbuf();
-  json doc;
-  try {
-    doc = json::parse(buffer.str());
-  } catch (const json::exception& e) {
-    throw InputError(fmt::format("'{}' is not valid JSON: {}", path, e.what()));
-  }
-  validate_results(doc);
-  return doc;
+  if (in.bad()) throw InputError(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  return parse_results(buffer.str(), path);
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {

@@ -16,8 +16,17 @@ constexpr int results_schema_version = 2;
 /// the first offending field (e.g. "runs[0].measurements[3].samples[2]: not a finite number").
 void validate_results(const json& doc);
 
-/// Parses and validates a results file. Throws InputError on unreadable files, bad JSON or a
-/// document that fails validate_results.
+/// Deepest nesting of arrays and objects a results document may have (real ones have about 8).
+/// Deeper input is refused before anything recursive (copy, dump, compare) could meet it.
+constexpr int max_results_depth = 64;
+
+/// Parses and validates the text of a results document; `source` names it in messages. Besides
+/// what validate_results refuses: bad JSON, nesting deeper than max_results_depth, and a key
+/// repeated in one object (which JSON parsers resolve differently). Throws InputError.
+json parse_results(const std::string& text, const std::string& source);
+
+/// Reads a results file and checks it with parse_results. Throws InputError on unreadable
+/// files, bad JSON or a document that fails validate_results.
 json read_results_file(const std::string& path);
 
 /// Writes `content` to `path` through a temporary file in the same directory and a rename, so

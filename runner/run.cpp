@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <iomanip>
 #include <memory>
 
@@ -60,66 +61,169 @@ std::vector<const ExperimentInfo*> select_experiments(const std::vector<std::str
 
 namespace {
 
-RunOutcome run_once(const RunRequest& req, const std::vector<const ExperimentInfo*>& chosen,
-                    const DeviceInfo& device, Store& store, Nvml& nvml, const json& environment,
-                    std::ostream& progress) {
+// Test hook (tests/reliability, docs/reliability.md): treat every fault as one that survives
+// cudaDeviceReset, to exercise the continue-in-a-fresh-process path on a GPU that recovers.
+bool assume_unrecoverable_context() {
+  const char* v = std::getenv("APOD_TEST_ASSUME_UNRECOVERABLE");
+  return v && std::string(v) == "1";
+}
+
+/// What one runner process needs to measure experiments into a stored run.
+struct RunSettings {
+  RunOptions options;
+  bool monitor_clocks = true;
+  double min_clock_ratio = 0.75;
+  bool show_progress = false;
+};
+
+/// Runs `todo` into the stored run `run_id` in order, each saved in its own transaction as it
+/// ends; then, unless a fault left the context unusable, sets the run's final status from
+/// everything stored in it (experiments of an earlier, interrupted part included).
+RunOutcome run_experiments(const std::string& run_id, const std::vector<const ExperimentInfo*>& todo,
+                           const RunSettings& settings, const DeviceInfo& device, Store& store, Nvml& nvml,
+                           const json& environment, std::ostream& progress) {
   RunOutcome outcome;
-  outcome.run_id = store.begin_run(req.label, device, environment);
-  const std::string branch = environment["gpu_state"].value("driver_branch", "");
+  outcome.run_id = run_id;
+  const std::string branch = environment.contains("gpu_state") && environment["gpu_state"].is_object()
+                                 ? environment["gpu_state"].value("driver_branch", "") : "";
   const std::string driver = branch.empty() ? "cuda-driver-" + std::to_string(device.driver_version) : branch;
 
   std::unique_ptr<ClockMonitor> monitor;
-  RunOptions options = req.options;
-  if (req.monitor_clocks && nvml.available()) {
-    monitor = std::make_unique<ClockMonitor>(nvml, req.min_clock_ratio);
+  RunOptions options = settings.options;
+  if (settings.monitor_clocks && nvml.available()) {
+    monitor = std::make_unique<ClockMonitor>(nvml, settings.min_clock_ratio);
     options.sampling.monitor = monitor.get();
   }
   std::unique_ptr<TelemetrySampler> telemetry;
   if (nvml.available()) telemetry = std::make_unique<TelemetrySampler>(nvml, 250);
 
-  int index = 0;
-  for (const ExperimentInfo* info : chosen) {
-    ++index;
-    if (req.show_progress)
-      progress << fmt::format("[{}/{}] {} ...", index, chosen.size(), info->name) << std::flush;
-    CollectingRecorder recorder;
-    ExperimentRecord record;
-    record.name = info->name;
-    record.version = info->version;
-    record.started_at = now_iso8601();
-    const auto t0 = std::chrono::steady_clock::now();
+  try {
+    int index = 0;
+    for (const ExperimentInfo* info : todo) {
+      ++index;
+      if (settings.show_progress)
+        progress << fmt::format("[{}/{}] {} ...", index, todo.size(), info->name) << std::flush;
+      CollectingRecorder recorder;
+      ExperimentRecord record;
+      record.name = info->name;
+      record.version = info->version;
+      record.started_at = now_iso8601();
+      bool context_usable = true;
+      const auto t0 = std::chrono::steady_clock::now();
+      try {
+        ExperimentContext ctx{device, options, recorder, info->name};
+        info->run(ctx);
+      } catch (const std::exception& e) {
+        record.status = "failed";
+        record.error = e.what();
+        context_usable = reset_device_after_failure(options.device) && !assume_unrecoverable_context();
+      }
+      record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ExperimentOutcome eo{info->name, record.status, record.error,
+                           headline(*info, recorder.measurements, device), 0, 0, record.wall_s};
+      for (auto& m : recorder.measurements) {
+        (m.ok() ? eo.points_ok : eo.points_failed)++;
+        m.comparability_key = comparability_key(device.name, driver, info->name, info->version, m.params, m.metric);
+      }
+      record.measurements = std::move(recorder.measurements);
+      store.save_experiment(run_id, record);
+      if (settings.show_progress)
+        progress << fmt::format(" {} ({} points, {:.1f} s)\n", eo.status, eo.points_ok + eo.points_failed, eo.wall_s);
+      outcome.experiments.push_back(std::move(eo));
+      if (!context_usable) {
+        outcome.context_lost = true;
+        break;
+      }
+    }
+    if (telemetry) store.save_telemetry(run_id, telemetry->stop());
+    if (outcome.experiments.size() < todo.size()) {
+      outcome.status = "running";  // a fresh process finishes it (context_lost)
+      return outcome;
+    }
+    outcome.status = store.run_has_failures(run_id) ? "partial" : "complete";
+    store.finish_run(run_id, outcome.status);
+  } catch (...) {
+    // A full disk or another fault of the store: leave the run resumable, not 'running'.
     try {
-      ExperimentContext ctx{device, options, recorder, info->name};
-      info->run(ctx);
-    } catch (const std::exception& e) {
-      record.status = "failed";
-      record.error = e.what();
-      reset_device_after_failure(req.options.device);
+      store.mark_interrupted(run_id);
+    } catch (...) {  // the store may refuse this too; the next open marks it from the dead pid
     }
-    record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    ExperimentOutcome eo{info->name, record.status, record.error,
-                         headline(*info, recorder.measurements, device), 0, 0, record.wall_s};
-    for (auto& m : recorder.measurements) {
-      (m.ok() ? eo.points_ok : eo.points_failed)++;
-      m.comparability_key = comparability_key(device.name, driver, info->name, info->version, m.params, m.metric);
-    }
-    record.measurements = std::move(recorder.measurements);
-    store.save_experiment(outcome.run_id, record);
-    if (req.show_progress)
-      progress << fmt::format(" {} ({} points, {:.1f} s)\n", eo.status, eo.points_ok + eo.points_failed, eo.wall_s);
-    outcome.experiments.push_back(std::move(eo));
+    throw;
   }
-  if (telemetry) store.save_telemetry(outcome.run_id, telemetry->stop());
-  const bool all_ok = std::all_of(outcome.experiments.begin(), outcome.experiments.end(),
-                                  [](const auto& e) { return e.status == "complete" && e.points_failed == 0; });
-  outcome.status = all_ok ? "complete" : "partial";
-  store.finish_run(outcome.run_id, outcome.status);
   return outcome;
+}
+
+/// The device whose UUID the run was measured on, among those visible now.
+DeviceInfo device_of_run(const std::string& run_id, const json& stored) {
+  const std::string uuid = stored.is_object() ? stored.value("uuid", "") : "";
+  for (int i = 0; i < device_count(); ++i) {
+    DeviceInfo d = query_device(i);
+    if (d.uuid != uuid) continue;
+    if (stored.value("driver_version", d.driver_version) != d.driver_version)
+      throw InputError(fmt::format("run {} was measured with CUDA driver {}, this machine has {}: "
+                                   "its two parts would not be comparable", run_id,
+                                   stored.value("driver_version", 0), d.driver_version));
+    return d;
+  }
+  throw InputError(fmt::format("run {} was measured on {} ({}), which is not visible here", run_id,
+                               uuid, stored.is_object() ? stored.value("name", "?") : "?"));
+}
+
+/// `apod run --resume`: the experiments of the run's plan it has not stored, under the settings
+/// it began with, on the device it began on, into the same run.
+RunOutcome resume(const RunRequest& req, std::ostream& progress) {
+  if (device_count() == 0) throw NoDevice("no CUDA-capable device was found");
+  Store store(req.db_path, Store::Mode::read_write);
+  ResumableRun run = store.claim_run(store.resolve_run_id(req.resume_run));
+  try {
+    const json& env = run.environment;
+    if (!env.contains("plan") || !env["plan"].is_array())
+      throw InputError(fmt::format("run {} has no plan of experiments (it was begun by an apod older than "
+                                   "--resume); it cannot be resumed", run.id));
+    std::vector<const ExperimentInfo*> todo;
+    for (const json& step : env["plan"]) {
+      const std::string name = step.value("name", "");
+      if (std::find(run.stored.begin(), run.stored.end(), name) != run.stored.end()) continue;
+      const ExperimentInfo* info = find_experiment(name);
+      if (!info) throw InputError(fmt::format("run {} planned experiment '{}', which this apod lacks", run.id, name));
+      if (info->version != step.value("version", info->version))
+        throw InputError(fmt::format("run {} planned {} version {}; this apod has version {}, whose results "
+                                     "are not comparable", run.id, name, step.value("version", 0), info->version));
+      todo.push_back(info);
+    }
+    const DeviceInfo device = device_of_run(run.id, run.device);
+    const json sampling = env.value("sampling", json::object());
+    RunSettings settings;
+    settings.options.device = device.ordinal;
+    settings.options.quick = sampling.value("quick", false);
+    auto& policy = settings.options.sampling;
+    policy.min_samples = sampling.value("min_samples", policy.min_samples);
+    policy.max_samples = sampling.value("max_samples", policy.max_samples);
+    policy.target_ci_rel = sampling.value("target_ci_rel", policy.target_ci_rel);
+    policy.max_point_s = sampling.value("max_point_s", policy.max_point_s);
+    policy.flush_l2 = sampling.value("flush_l2", policy.flush_l2);
+    policy.warmup = sampling.value("warmup", settings.options.quick ? 1 : policy.warmup);
+    settings.monitor_clocks = sampling.value("monitor_clocks", true);
+    settings.min_clock_ratio = sampling.value("min_clock_ratio", settings.min_clock_ratio);
+    settings.show_progress = req.show_progress;
+    if (req.show_progress)
+      progress << fmt::format("resuming run {}: {} of {} experiments stored, {} to run\n", run.id,
+                              run.stored.size(), env["plan"].size(), todo.size());
+    Nvml nvml(device.pci_bus_id);
+    return run_experiments(run.id, todo, settings, device, store, nvml, env, progress);
+  } catch (const json::exception& e) {
+    store.mark_interrupted(run.id);
+    throw InputError(fmt::format("run {} cannot be resumed: its stored settings are unreadable ({})", run.id, e.what()));
+  } catch (const InputError&) {
+    store.mark_interrupted(run.id);  // give it back as it was
+    throw;
+  }
 }
 
 }  // namespace
 
 std::vector<RunOutcome> run_matrix(const RunRequest& req, std::ostream& progress) {
+  if (!req.resume_run.empty()) return {resume(req, progress)};
   // Order matters: names, then the GPU, then the database, so a bad request or a machine
   // without a GPU never creates or touches a database file.
   if (req.repeat < 1) throw InputError("--repeat must be at least 1");
@@ -136,13 +240,21 @@ std::vector<RunOutcome> run_matrix(const RunRequest& req, std::ostream& progress
                              {"flush_l2", req.options.sampling.flush_l2},
                              {"monitor_clocks", req.monitor_clocks && nvml.available()},
                              {"min_clock_ratio", req.min_clock_ratio},
-                             {"quick", req.options.quick}};
+                             {"quick", req.options.quick},
+                             {"warmup", req.options.sampling.warmup}};
+  // What the run sets out to do, so `apod run --resume` can finish it after a crash.
+  environment["plan"] = json::array();
+  for (const ExperimentInfo* info : chosen)
+    environment["plan"].push_back({{"name", info->name}, {"version", info->version}});
+  const RunSettings settings{req.options, req.monitor_clocks, req.min_clock_ratio, req.show_progress};
   const std::string batch = new_run_id().substr(0, 12);
   std::vector<RunOutcome> outcomes;
   for (int i = 0; i < req.repeat; ++i) {
     environment["repeat"] = {{"index", i + 1}, {"count", req.repeat}, {"batch", batch}};
     if (req.show_progress && req.repeat > 1) progress << fmt::format("repeat {}/{}\n", i + 1, req.repeat);
-    outcomes.push_back(run_once(req, chosen, device, store, nvml, environment, progress));
+    const std::string run_id = store.begin_run(req.label, device, environment);
+    outcomes.push_back(run_experiments(run_id, chosen, settings, device, store, nvml, environment, progress));
+    if (outcomes.back().context_lost) break;
   }
   return outcomes;
 }

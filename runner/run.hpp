@@ -18,6 +18,10 @@ struct RunRequest {
   bool monitor_clocks = true;     ///< flag samples taken under low clocks or throttling (NVML)
   double min_clock_ratio = 0.75;  ///< of the maximum SM clock (nvbench's default)
   bool show_progress = false;     ///< progress lines on stderr (when it is a terminal)
+  /// `apod run --resume RUN`: complete that interrupted run (id or unique prefix) with the
+  /// experiments of its plan it has not stored, under its own settings; the fields above but
+  /// db_path and show_progress are then unused.
+  std::string resume_run;
 };
 
 struct ExperimentOutcome {
@@ -28,16 +32,22 @@ struct ExperimentOutcome {
 
 struct RunOutcome {
   std::string run_id;
-  std::string status;  ///< complete | partial
-  std::vector<ExperimentOutcome> experiments;
+  std::string status;  ///< complete | partial; running when unfinished (context_lost)
+  std::vector<ExperimentOutcome> experiments;  ///< those run by this process
+  /// An experiment left the CUDA context broken beyond cudaDeviceReset: this process can run
+  /// nothing more. If the run has experiments left, it stays "running" and cmd_run.cpp
+  /// re-executes apod to resume it in a fresh process.
+  bool context_lost = false;
 };
 
 /// The experiments `only` names, in matrix order; throws InputError for an unknown name.
 std::vector<const ExperimentInfo*> select_experiments(const std::vector<std::string>& only);
 
-/// Runs the matrix request.repeat times, one stored run each. Throws NoDevice before touching
-/// the database when there is no GPU, and InputError for bad names or an unusable database;
-/// experiment failures are stored, not thrown.
+/// Runs the matrix request.repeat times, one stored run each, or resumes request.resume_run.
+/// Throws NoDevice before touching the database when there is no GPU, and InputError for bad
+/// names, an unusable database or a run that cannot be resumed; experiment failures are stored,
+/// not thrown. Stops early (the last outcome's context_lost) when a fault left the CUDA context
+/// unusable.
 std::vector<RunOutcome> run_matrix(const RunRequest& request, std::ostream& progress);
 
 /// Prints the end-of-run summary table.
@@ -50,7 +60,9 @@ json collect_environment(const DeviceInfo& device);
 /// The device's settings from `nvidia-smi --query-gpu`, for machines without a loadable NVML.
 json nvidia_smi_state(const DeviceInfo& device);
 
-/// Clears a failed experiment's state so the next one starts on a clean context (device_query.cu).
-void reset_device_after_failure(int ordinal);
+/// Clears a failed experiment's state so the next one starts on a clean context, then checks
+/// that the device works again (allocate, launch, copy back). False when a sticky error survived
+/// the reset and only a new process can use the GPU (device_query.cu).
+bool reset_device_after_failure(int ordinal);
 
 }  // namespace apod

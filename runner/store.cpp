@@ -2,6 +2,7 @@
 
 #include "errors.hpp"
 #include "results_json.hpp"
+#include "writer.hpp"
 
 #include <fmt/format.h>
 
@@ -108,6 +109,7 @@ std::optional<std::string> optional_text(const std::string& s) {
 }
 
 json text_or_null(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
+
 json number_or_null(const std::optional<double>& d) { return d ? json(*d) : json(nullptr); }
 
 }  // namespace
@@ -130,30 +132,54 @@ std::string new_run_id() {
   return fmt::format("{:016x}{:016x}", dist(a), dist(b));
 }
 
+// JSON read back from the file: apod wrote it, but a damaged or hostile file may hold anything,
+// and nesting deeper than any document apod writes would overflow the stack of a later copy or dump.
+json Store::parse_stored(const std::string& text) {
+  return json::parse(text, [](int depth, json::parse_event_t event, json&) {
+    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
+        depth + 1 > max_results_depth)
+      throw InputError("the database holds a JSON value nested deeper than apod writes; it was changed outside apod");
+    return true;
+  });
+}
+
 Store::Store(const std::string& path, Mode mode) {
   const bool in_memory = path == ":memory:";
   if (!in_memory) {
     std::error_code ec;
     const bool exists = std::filesystem::exists(path, ec);
-    if (mode == Mode::read_only && !exists)
+    if (mode != Mode::read_write_create && !exists)
       throw InputError(fmt::format("no database at '{}' (create one with `apod run` or `apod import`)", path));
     if (exists && std::filesystem::is_directory(path, ec))
       throw InputError(fmt::format("'{}' is a directory, not a database file", path));
   }
-  const int flags = mode == Mode::read_only ? SQLITE_OPEN_READONLY
-                                            : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const int flags = mode == Mode::read_only    ? SQLITE_OPEN_READONLY
+                    : mode == Mode::read_write ? SQLITE_OPEN_READWRITE
+                                               : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  const bool writing = mode != Mode::read_only;
   try {
     db_ = std::make_unique<sqlite::Database>(path, flags);
     sqlite3_busy_timeout(db_->handle(), 30000);  // concurrent writers wait instead of failing
     check_identity(mode == Mode::read_write_create);
-    if (mode == Mode::read_write_create) {
+    if (!in_memory) check_intact(writing);
+    if (writing) {
+      // SQLite opens a file it may not write read-only without a word; say so before any work.
+      if (sqlite3_db_readonly(db_->handle(), "main") == 1)
+        throw InputError(fmt::format("cannot write to '{}': the file is read-only", path));
       if (!in_memory) db_->exec("PRAGMA journal_mode=WAL");
       db_->exec("PRAGMA synchronous=FULL");
       migrate();
     }
     db_->exec("PRAGMA foreign_keys=ON");
+    settle_dead_writers(writing);
   } catch (const sqlite::Error& e) {
-    throw InputError(fmt::format("cannot use '{}' as an apod database: {}", path, e.what()));
+    try {
+      storage_failure(path, e, writing);
+    } catch (const sqlite::Error&) {  // whatever else fails while opening, the file is to blame
+      throw InputError(fmt::format("cannot use '{}' as an apod database: {}", path, e.what()));
+    }
+  } catch (const json::exception& e) {
+    storage_failure(path, e, writing);
   }
 }
 
@@ -189,8 +215,10 @@ void Store::check_identity(bool may_initialise) {
 }
 
 void Store::migrate() {
-  sqlite::Transaction tx(*db_);
   int64_t version = pragma_int(*db_, "user_version");
+  if (version == schema_version && pragma_int(*db_, "application_id") == application_id) return;
+  sqlite::Transaction tx(*db_);
+  version = pragma_int(*db_, "user_version");  // again under the lock: another process may have migrated
   for (; version < schema_version; ++version) {
     db_->exec(migrations[version]);
     db_->exec(fmt::format("PRAGMA user_version = {}", version + 1));
@@ -208,21 +236,27 @@ int64_t Store::device_id(const std::string& uuid, const std::string& name) {
   return sel.get_int(0);
 }
 
-std::string Store::begin_run(const std::string& label, const DeviceInfo& device, const json& environment) {
+std::string Store::begin_run(const std::string& label, const DeviceInfo& device, const json& environment) try {
   const std::string id = new_run_id();
+  json env = environment;
+  env["writer"] = current_writer();
   sqlite::Transaction tx(*db_);
   const int64_t dev = device_id(device.uuid, device.name);
   sqlite::Statement st(*db_,
       "INSERT INTO run(id, label, started_at, status, apod_version, device_id, device_facts, environment) "
       "VALUES (?1, ?2, ?3, 'running', ?4, ?5, ?6, ?7)");
   st.bind(1, id).bind(2, label).bind(3, now_iso8601()).bind(4, std::string(APOD_VERSION))
-      .bind(5, dev).bind(6, to_json(device).dump()).bind(7, environment.dump());
+      .bind(5, dev).bind(6, to_json(device).dump()).bind(7, env.dump());
   st.run();
   tx.commit();
   return id;
+} catch (const sqlite::Error& e) {
+  storage_failure(db_->path(), e, true);
 }
 
-void Store::save_experiment(const std::string& run_id, const ExperimentRecord& r) {
+
+
+void Store::save_experiment(const std::string& run_id, const ExperimentRecord& r) try {
   sqlite::Transaction tx(*db_);
   sqlite::Statement exp(*db_,
       "INSERT INTO experiment_run(run_id, name, version, status, error, started_at, wall_s) "
@@ -234,6 +268,8 @@ void Store::save_experiment(const std::string& run_id, const ExperimentRecord& r
 
   for (const Measurement& m : r.measurements) insert_measurement(exp_id, m);
   tx.commit();
+} catch (const sqlite::Error& e) {
+  storage_failure(db_->path(), e, true);
 }
 
 void Store::insert_measurement(int64_t experiment_run_id, const Measurement& m) {
@@ -269,36 +305,46 @@ void Store::insert_measurement(int64_t experiment_run_id, const Measurement& m) 
   }
 }
 
-void Store::save_telemetry(const std::string& run_id, const json& readings) {
+void Store::save_telemetry(const std::string& run_id, const json& readings) try {
   sqlite::Transaction tx(*db_);
-  sqlite::Statement st(*db_, "INSERT OR REPLACE INTO telemetry(run_id, seq, reading) VALUES (?1, ?2, ?3)");
-  int64_t seq = 0;
+  sqlite::Statement next(*db_, "SELECT coalesce(max(seq) + 1, 0) FROM telemetry WHERE run_id = ?1");
+  next.bind(1, run_id);
+  int64_t seq = next.step() ? next.get_int(0) : 0;
+  sqlite::Statement st(*db_, "INSERT INTO telemetry(run_id, seq, reading) VALUES (?1, ?2, ?3)");
   for (const json& r : readings) {
     st.reset();
     st.bind(1, run_id).bind(2, seq++).bind(3, r.dump()).run();
   }
   tx.commit();
+} catch (const sqlite::Error& e) {
+  storage_failure(db_->path(), e, true);
 }
 
-std::optional<std::string> Store::setting(const std::string& name) {
+std::optional<std::string> Store::setting(const std::string& name) try {
   sqlite::Statement st(*db_, "SELECT value FROM setting WHERE name = ?1");
   st.bind(1, name);
   if (!st.step()) return std::nullopt;
   return st.get_text(0);
+} catch (const sqlite::Error& e) {
+  storage_failure(db_->path(), e, false);
 }
 
-void Store::set_setting(const std::string& name, const std::string& value) {
+void Store::set_setting(const std::string& name, const std::string& value) try {
   sqlite::Statement st(*db_, "INSERT INTO setting(name, value) VALUES (?1, ?2) "
                              "ON CONFLICT(name) DO UPDATE SET value = excluded.value");
   st.bind(1, name).bind(2, value).run();
+} catch (const sqlite::Error& e) {
+  storage_failure(db_->path(), e, true);
 }
 
-void Store::finish_run(const std::string& run_id, const std::string& status) {
+void Store::finish_run(const std::string& run_id, const std::string& status) try {
   sqlite::Statement st(*db_, "UPDATE run SET status = ?2, finished_at = ?3 WHERE id = ?1");
   st.bind(1, run_id).bind(2, status).bind(3, now_iso8601()).run();
+} catch (const sqlite::Error& e) {
+  storage_failure(db_->path(), e, true);
 }
 
-std::vector<RunSummary> Store::list_runs() {
+std::vector<RunSummary> Store::list_runs() try {
   sqlite::Statement st(*db_,
       "SELECT r.id, r.label, r.started_at, r.finished_at, r.status, d.name, "
       "  (SELECT count(*) FROM measurement m JOIN experiment_run e ON m.experiment_run_id = e.id "
@@ -306,12 +352,14 @@ std::vector<RunSummary> Store::list_runs() {
       "FROM run r JOIN device d ON r.device_id = d.id ORDER BY r.started_at, r.id");
   std::vector<RunSummary> runs;
   while (st.step())
-    runs.push_back({st.get_text(0), st.get_text(1), st.get_text(2), st.get_text(4), st.get_text(5),
-                    st.get_optional_text(3), st.get_int(6)});
+    runs.push_back({st.get_text(0), st.get_text(1), st.get_text(2), status_shown(st.get_text(0), st.get_text(4)),
+                    st.get_text(5), st.get_optional_text(3), st.get_int(6)});
   return runs;
+} catch (const sqlite::Error& e) {
+  storage_failure(db_->path(), e, false);
 }
 
-std::string Store::resolve_run_id(const std::string& prefix) {
+std::string Store::resolve_run_id(const std::string& prefix) try {
   sqlite::Statement st(*db_, "SELECT id FROM run WHERE substr(id, 1, length(?1)) = ?1 LIMIT 2");
   st.bind(1, prefix);
   std::vector<std::string> found;
@@ -319,9 +367,11 @@ std::string Store::resolve_run_id(const std::string& prefix) {
   if (found.empty()) throw InputError(fmt::format("no run '{}' in '{}'", prefix, db_->path()));
   if (found.size() > 1) throw InputError(fmt::format("run id prefix '{}' is ambiguous; give more digits", prefix));
   return found.front();
+} catch (const sqlite::Error& e) {
+  storage_failure(db_->path(), e, false);
 }
 
-json Store::export_results(const std::vector<std::string>& run_ids) {
+json Store::export_results(const std::vector<std::string>& run_ids) try {
   std::vector<std::string> ids;
   if (run_ids.empty()) {
     for (const auto& r : list_runs()) ids.push_back(r.id);
@@ -332,6 +382,10 @@ json Store::export_results(const std::vector<std::string>& run_ids) {
               {"generator", std::string("apod ") + APOD_VERSION}, {"runs", json::array()}};
   for (const auto& id : ids) doc["runs"].push_back(run_to_json(id));
   return doc;
+} catch (const sqlite::Error& e) {
+  storage_failure(db_->path(), e, false);
+} catch (const json::exception& e) {
+  storage_failure(db_->path(), e, false);
 }
 
 json Store::run_to_json(const std::string& run_id) {
@@ -344,10 +398,10 @@ json Store::run_to_json(const std::string& run_id) {
             {"label", run.get_text(1)},
             {"started_at", run.get_text(2)},
             {"finished_at", text_or_null(run.get_optional_text(3))},
-            {"status", run.get_text(4)},
+            {"status", status_shown(run.get_text(0), run.get_text(4))},
             {"apod_version", run.get_text(5)},
-            {"environment", json::parse(run.get_text(7))},
-            {"device", json::parse(run.get_text(6))},
+            {"environment", parse_stored(run.get_text(7))},
+            {"device", parse_stored(run.get_text(6))},
             {"experiments", json::array()},
             {"measurements", json::array()}};
 
@@ -379,7 +433,7 @@ json Store::run_to_json(const std::string& run_id) {
         excluded.push_back(samples.get_int(1));
       }
       r["measurements"].push_back({{"experiment", name},
-                                   {"params", json::parse(meas.get_text(1))},
+                                   {"params", parse_stored(meas.get_text(1))},
                                    {"metric", meas.get_text(2)},
                                    {"unit", meas.get_text(3)},
                                    {"direction", meas.get_text(4)},
@@ -404,19 +458,19 @@ json Store::run_to_json(const std::string& run_id) {
                                    {"verified", meas.get_int(9) != 0},
                                    {"status", meas.get_text(10)},
                                    {"error", text_or_null(meas.get_optional_text(11))},
-                                   {"extra", json::parse(meas.get_text(12))}});
+                                   {"extra", parse_stored(meas.get_text(12))}});
     }
   }
   sqlite::Statement tel(*db_, "SELECT reading FROM telemetry WHERE run_id = ?1 ORDER BY seq");
   tel.bind(1, run_id);
   json telemetry = json::array();
-  while (tel.step()) telemetry.push_back(json::parse(tel.get_text(0)));
+  while (tel.step()) telemetry.push_back(parse_stored(tel.get_text(0)));
   r["telemetry"] = std::move(telemetry);
   return r;
 }
 
 
-bool Store::import_run(const json& r) {
+bool Store::import_run(const json& r) try {
   const std::string id = r.at("id").get<std::string>();
   sqlite::Transaction tx(*db_);
   {
@@ -490,6 +544,8 @@ bool Store::import_run(const json& r) {
   }
   tx.commit();
   return true;
+} catch (const sqlite::Error& e) {
+  storage_failure(db_->path(), e, true);
 }
 
 }  // namespace apod

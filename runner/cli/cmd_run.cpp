@@ -8,6 +8,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cmath>
+#include <cstring>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -55,6 +58,23 @@ int run_on_every_device() {
   return worst;
 }
 
+// A fault left this process's CUDA context unusable (run.hpp, context_lost). A new process image
+// gets a fresh driver state; exec keeps the pid, so the run stays this runner's while the new
+// image resumes it. Returns only if exec fails.
+void continue_in_fresh_process(const std::string& db, const std::string& run_id) {
+  std::cerr << "apod: the CUDA context could not be recovered after a fault; resuming run " << run_id
+            << " in a fresh process\n";
+  std::cout.flush();
+  std::cerr.flush();
+  std::vector<std::string> args = {"apod", "run", "--db", db, "--resume", run_id};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  execv("/proc/self/exe", argv.data());
+  throw std::runtime_error("cannot re-execute apod to resume run " + run_id + ": " + std::strerror(errno) +
+                           "; resume it with `apod run --resume " + run_id + "`");
+}
+
 }  // namespace
 
 void add_run(CLI::App& app, Action& action) {
@@ -86,14 +106,24 @@ void add_run(CLI::App& app, Action& action) {
       ->check(CLI::Range(0.0, 1.0))->capture_default_str();
   run->add_flag("--no-l2-flush", flags->first, "do not overwrite the L2 cache before each sample");
   run->add_flag("--no-clock-check", flags->second, "keep samples taken under low clocks or throttling");
+  // The matrix and its settings come from the run being resumed; only --db goes with --resume.
+  std::vector<CLI::Option*> matrix_options;
+  for (const auto* name : {"--device", "--only", "--label", "--quick", "--repeat", "--min-samples", "--max-samples",
+                           "--target-ci", "--point-time-cap", "--min-clock-ratio", "--no-l2-flush", "--no-clock-check"})
+    matrix_options.push_back(run->get_option(name));
+  auto* resume = run->add_option("--resume", req->resume_run,
+                                 "complete an interrupted run (id or unique prefix): the experiments it has not "
+                                 "stored, with its own settings, into the same run");
+  for (auto* option : matrix_options) resume->excludes(option);
 
   run->callback([&action, req, flags, device] {
     action = [req, flags, device]() -> int {
-      if (*device == "all") return run_on_every_device();
+      const bool resuming = !req->resume_run.empty();  // the run's own device and settings
+      if (!resuming && *device == "all") return run_on_every_device();
       try {
         size_t used = 0;
-        req->options.device = std::stoi(*device, &used);
-        if (used != device->size() || req->options.device < 0) throw std::invalid_argument("");
+        req->options.device = resuming ? 0 : std::stoi(*device, &used);
+        if (!resuming && (used != device->size() || req->options.device < 0)) throw std::invalid_argument("");
       } catch (const std::exception&) {
         throw InputError("--device must be a device ordinal (0, 1, ...) or 'all', not '" + *device + "'");
       }
@@ -103,14 +133,24 @@ void add_run(CLI::App& app, Action& action) {
       req->monitor_clocks = !flags->second;
       if (sampling.max_samples < sampling.min_samples)
         throw InputError("--max-samples must be at least --min-samples");
+      if (!std::isfinite(sampling.target_ci_rel) || !std::isfinite(sampling.max_point_s) ||
+          !std::isfinite(req->min_clock_ratio))  // CLI11's range check lets "nan" through
+        throw InputError("--target-ci, --point-time-cap and --min-clock-ratio must be finite numbers");
       if (req->options.quick) {  // a smoke test: small sizes, a short look at each point
         sampling.max_point_s = std::min(sampling.max_point_s, 0.1);
         sampling.warmup = 1;
       }
       bool complete = true;
-      for (const auto& outcome : run_matrix(*req, std::cerr)) {
+      const auto outcomes = run_matrix(*req, std::cerr);
+      for (const auto& outcome : outcomes) {
         print_summary(outcome, std::cout);
         complete = complete && outcome.status == "complete";
+      }
+      if (!outcomes.empty() && outcomes.back().context_lost) {
+        if (!resuming && static_cast<int>(outcomes.size()) < req->repeat)
+          std::cerr << "apod: " << req->repeat - outcomes.size() << " repeat(s) not run: the CUDA context "
+                    << "could not be recovered after a fault\n";
+        if (outcomes.back().status == "running") continue_in_fresh_process(req->db_path, outcomes.back().run_id);
       }
       return complete ? exit_ok : exit_partial;
     };

@@ -27,6 +27,8 @@ TEST_P(GpuExperiment, RunsAtReducedSizeAndEveryPointVerifies) {
   RunOptions options;
   options.quick = true;
   options.sampling.min_samples = 3;
+  options.sampling.max_samples = 6;
+  options.sampling.max_point_s = 0.05;
   options.sampling.warmup = 1;
   Collect out;
   ExperimentContext ctx{device, options, out, info->name};
@@ -34,7 +36,7 @@ TEST_P(GpuExperiment, RunsAtReducedSizeAndEveryPointVerifies) {
   ASSERT_FALSE(out.measurements.empty());
   for (const auto& m : out.measurements) {
     EXPECT_TRUE(m.ok()) << m.params.dump() << " " << m.error;
-    EXPECT_EQ(m.samples.size(), 3u);
+    EXPECT_GE(m.samples.size(), 3u) << m.params.dump();
     for (double v : m.samples) EXPECT_GT(v, 0.0);
   }
 }
