@@ -148,6 +148,8 @@ void measure_point(ExperimentContext& ctx, Buffers& buf, const Series& series, s
   m.extra["bytes_per_transfer"] = bytes_per_transfer;
   m.extra["single_transfer_ms"] = single_ms;
   if (zero_copy) m.extra["bytes_counted"] = "read from host + written to host, both over PCIe";
+  // Zero copy moves data both ways at once over a full-duplex link: its limit is both directions.
+  if (const auto pcie = ctx.device.theoretical_pcie_gbs()) m.extra["limit_gbs"] = (zero_copy ? 2 : 1) * *pcie;
   m.extra["words_wrong"] = wrong;
   ctx.record(std::move(m));
 }

@@ -23,19 +23,25 @@ class CollectingRecorder : public Recorder {
 };
 
 std::string headline(const ExperimentInfo& info, const std::vector<Measurement>& ms, const DeviceInfo& d) {
+  // The headline metric is the one the experiment charts, else the first it recorded: the best
+  // median of mixed units (ms beside GB/s beside ratios) would mean nothing.
+  std::string metric = info.chart.metric;
+  if (metric.empty() && !ms.empty()) metric = ms.front().metric;
   const Measurement* best = nullptr;
   double best_median = 0;
   for (const auto& m : ms) {
-    if (!m.ok()) continue;
-    const double med = summarize(m.samples).median;
+    if (!m.ok() || m.metric != metric) continue;
+    const double med = summarize(m.used_samples()).median;
     const bool better = !best || (m.direction == Direction::higher ? med > best_median : med < best_median);
     if (better) best = &m, best_median = med;
   }
   if (!best) return "-";
-  std::string s = fmt::format("{:.4g} {}", best_median, best->unit);
+  std::string s = fmt::format("{:.4g} {} {}", best_median, best->unit, best->metric);
   std::optional<double> limit;
   if (best->unit == "GB/s" && info.chart.limit == "dram") limit = d.theoretical_bandwidth_gbs();
   if (best->unit == "GB/s" && info.chart.limit == "pcie") limit = d.theoretical_pcie_gbs();
+  // A point may carry its own limit (zero copy uses both directions of a full-duplex link).
+  if (best->extra.contains("limit_gbs") && best->extra["limit_gbs"].is_number()) limit = best->extra["limit_gbs"].get<double>();
   if (limit && *limit > 0) s += fmt::format(" ({:.1f}% of theoretical)", 100.0 * best_median / *limit);
   return s;
 }
