@@ -1,18 +1,24 @@
 #!/usr/bin/env bash
 # Installs what apod needs to build and test, and nothing that is already there. Idempotent and
-# non-interactive: safe to run on every CI job. Usage: ci/install-deps.sh [--browser]
-#   --browser  also install Debian's chromium for the report's browser test.
+# non-interactive: safe to run on every CI job. Usage: ci/install-deps.sh [--browser] [--sanitizers]
+#   --browser     also install Debian's chromium for the report's browser test.
+#   --sanitizers  also install clang 14 and its runtimes (ASan, UBSan, libFuzzer) for the
+#                 sanitizer and fuzzing stage of ci/test.sh.
 # The CUDA Toolkit (12.4 or newer, nvcc) is not installed here: it comes from NVIDIA, not Debian;
 # this script only checks for it and says what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-want_browser=0
-[[ ${1:-} == --browser ]] && want_browser=1
+want_browser=0 want_sanitizers=0
+for arg in "$@"; do
+  [[ $arg == --browser ]] && want_browser=1
+  [[ $arg == --sanitizers ]] && want_sanitizers=1
+done
 
 packages=(g++ meson ninja-build pkg-config python3 git
           libcli11-dev libfmt-dev nlohmann-json3-dev libsqlite3-dev libgtest-dev libkainjow-mustache-dev)
 ((want_browser)) && packages+=(chromium)
+((want_sanitizers)) && packages+=(clang-14 libclang-rt-14-dev)
 
 missing=()
 # Node may come from NodeSource (whose nodejs package bundles npm) or from Debian: ask for

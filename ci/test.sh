@@ -1,17 +1,59 @@
 #!/usr/bin/env bash
-# Installs what is missing (chromium included), builds, and runs every test this machine can
-# run: unit, cli, report, browser; the gpu suite runs where a GPU is visible and is reported as
-# skipped (exit 77) where none is. Ends with one line "N passed, N failed, N skipped".
+# Installs what is missing (chromium and clang included), builds, and runs every test this
+# machine can run: unit, cli, reliability, report, browser; the gpu suite runs where a GPU is
+# visible and is reported as skipped (exit 77) where none is. Then the sanitizer and fuzzing
+# stage (docs/reliability.md): a host-only clang build runs the unit and reliability suites under
+# AddressSanitizer and UndefinedBehaviorSanitizer, and each libFuzzer target runs for a fixed
+# time (APOD_FUZZ_SECONDS, default 60, scales the budget; APOD_SKIP_SANITIZERS=1 skips the
+# stage). Ends with one line "N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
-ci/install-deps.sh --browser || exit 1
+ci/install-deps.sh --browser --sanitizers || exit 1
 ci/build.sh || exit 1
 meson test -C build --print-errorlogs --num-processes 2 "$@"
 status=$?
-python3 - build/meson-logs/testlog.json <<'PY'
+logs=(build/meson-logs/testlog.json)
+
+if [[ ${APOD_SKIP_SANITIZERS:-0} != 1 ]]; then
+  san=build-sanitize
+  if [[ ! -f $san/build.ninja ]]; then
+    CXX=clang++-14 meson setup $san -Dhost_only=true -Dfuzz=enabled -Db_sanitize=address,undefined \
+      -Db_lundef=false -Dbuildtype=debug -Doptimization=1 >/dev/null || exit 1
+  fi
+  meson compile -C $san || exit 1
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    meson test -C $san --print-errorlogs --num-processes 2 --suite unit --suite reliability || status=1
+  logs+=($san/meson-logs/testlog.json)
+  # Each fuzz target from its seeds and the corpus earlier runs left on this machine: a crash,
+  # a sanitizer report, an uncaught exception, a leak or a 10 s hang fails it.
+  seconds=${APOD_FUZZ_SECONDS:-60}
+  mkdir -p $san/fuzz/seed-db && cp $san/tests/fuzz/seed.db $san/fuzz/seed-db/
+  : > $san/fuzz/testlog.json
+  fuzz() {  # fuzz TARGET PERCENT_OF_BUDGET SEED_DIR...
+    local target=$1 budget=$((seconds * $2 / 100)) dict=() result=OK
+    shift 2
+    [[ $budget -gt 0 ]] || return 0
+    [[ -f tests/fuzz/${target#fuzz_}.dict ]] && dict=(-dict=tests/fuzz/${target#fuzz_}.dict)
+    mkdir -p $san/fuzz/$target
+    if $san/tests/fuzz/$target -max_total_time=$budget -timeout=10 -rss_limit_mb=2048 "${dict[@]}" \
+        -artifact_prefix=$san/fuzz/$target- $san/fuzz/$target "$@" > $san/fuzz/$target.log 2>&1; then
+      echo "fuzz $target: $(grep -o 'Done [0-9]* runs in [0-9]* second(s)' $san/fuzz/$target.log), no failure"
+    else
+      result=FAIL status=1
+      echo "fuzz $target FAILED (reproducer in $san/fuzz/):"; tail -40 $san/fuzz/$target.log
+    fi
+    echo "{\"name\": \"$target\", \"result\": \"$result\"}" >> $san/fuzz/testlog.json
+  }
+  fuzz fuzz_results_import 100 tests/fuzz/seeds/results data/runs
+  fuzz fuzz_store_open 50 $san/fuzz/seed-db
+  fuzz fuzz_compare_config 25 tests/fuzz/seeds/compare_config
+  logs+=($san/fuzz/testlog.json)
+fi
+
+python3 - "${logs[@]}" <<'PY'
 import json, sys
 counts = {"passed": 0, "failed": 0, "skipped": 0}
-for line in open(sys.argv[1]):
+for line in (line for path in sys.argv[1:] for line in open(path)):
     result = json.loads(line)["result"]
     key = {"OK": "passed", "SKIP": "skipped", "EXPECTEDFAIL": "passed"}.get(result, "failed")
     counts[key] += 1

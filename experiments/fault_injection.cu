@@ -21,13 +21,18 @@ namespace {
 constexpr uint64_t seed = 0xFA017;
 constexpr size_t control_words = size_t(1) << 20;
 
-__global__ void store_through(int* address, int value) { *address = value; }
+__global__ void store_through(int* address, int value) {
+  *address = value;
+}
 
-__global__ void trap_kernel() { __trap(); }
+__global__ void trap_kernel() {
+  __trap();
+}
 
 __global__ void copy_kernel(uint32_t* out, const uint32_t* in, size_t n) {
   const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-  if (i < n) out[i] = in[i];
+  if (i < n)
+    out[i] = in[i];
 }
 
 std::string fault_mode() {
@@ -40,7 +45,7 @@ void control(ExperimentContext& ctx) {
   DeviceBuffer<uint32_t> in(control_words), out(control_words);
   fill_device(in.get(), control_words, seed);
   SamplingPolicy policy = ctx.options.sampling;
-  policy.max_samples = policy.min_samples;  // a fixed, small count: this is no measurement
+  policy.max_samples = policy.min_samples; // a fixed, small count: this is no measurement
   const unsigned grid = static_cast<unsigned>(control_words / 256);
   const auto times_ms = time_samples_ms(policy, nullptr, [&](cudaStream_t s) {
     copy_kernel<<<grid, 256, 0, s>>>(out.get(), in.get(), control_words);
@@ -49,7 +54,8 @@ void control(ExperimentContext& ctx) {
   std::vector<uint32_t> result(control_words);
   APOD_CUDA(cudaMemcpy(result.data(), out.get(), out.bytes(), cudaMemcpyDeviceToHost));
   size_t wrong = 0;
-  for (size_t i = 0; i < control_words; ++i) wrong += result[i] != expected_fill<uint32_t>(seed, i);
+  for (size_t i = 0; i < control_words; ++i)
+    wrong += result[i] != expected_fill<uint32_t>(seed, i);
   Measurement m = bandwidth_measurement({{"fault", "none"}}, 2.0 * out.bytes(), times_ms);
   m.verified = wrong == 0;
   ctx.record(std::move(m));
@@ -58,14 +64,16 @@ void control(ExperimentContext& ctx) {
 void run(ExperimentContext& ctx) {
   APOD_CUDA(cudaSetDevice(ctx.device.ordinal));
   const std::string mode = fault_mode();
-  if (mode == "none") return control(ctx);
+  if (mode == "none")
+    return control(ctx);
   if (mode == "illegal_address") {
     // Address zero is never mapped on the device.
     store_through<<<1, 1>>>(nullptr, 1);
   } else if (mode == "trap") {
     trap_kernel<<<1, 1>>>();
   } else {
-    throw InputError("APOD_FAULT_INJECTION must be illegal_address, trap or none, not '" + mode + "'");
+    throw InputError("APOD_FAULT_INJECTION must be illegal_address, trap or none, not '" + mode +
+                     "'");
   }
   // Launches are asynchronous: the fault surfaces here, and the checking helper throws it with
   // the CUDA error's name and text, which the runner stores as the experiment's error.
@@ -73,13 +81,14 @@ void run(ExperimentContext& ctx) {
   throw std::runtime_error("fault_injection: the '" + mode + "' kernel did not fault the context");
 }
 
-}  // namespace
+} // namespace
 
 APOD_EXPERIMENT(ExperimentInfo{
     .name = "fault_injection",
     .title = "Fault injection (test only)",
-    .description = "Breaks the CUDA context on purpose (APOD_FAULT_INJECTION=illegal_address or trap) so "
-                   "tests can check that one faulting kernel fails only its own experiment.",
+    .description =
+        "Breaks the CUDA context on purpose (APOD_FAULT_INJECTION=illegal_address or trap) so "
+        "tests can check that one faulting kernel fails only its own experiment.",
     .citation = "none: a test of apod itself",
     .version = 1,
     .order = 15,
@@ -88,4 +97,4 @@ APOD_EXPERIMENT(ExperimentInfo{
     .run = run,
 });
 
-}  // namespace apod
+} // namespace apod

@@ -21,6 +21,7 @@ extern const Asset vega_embed_js;
 extern const Asset charts_js;       ///< draws every chart block with vegaEmbed
 extern const Asset report_template; ///< report.html.mustache
 extern const Asset table_template;  ///< table.html.mustache, the partial every table uses
+extern const Asset chart_template;  ///< chart.html.mustache, the partial every chart uses
 extern const Asset report_css;
 // From data/reference/.
 extern const Asset reference_best_practices_guide;

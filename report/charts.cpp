@@ -1,6 +1,8 @@
 #include "charts.hpp"
 
+#include "aggregate.hpp"
 #include "format.hpp"
+#include "summary.hpp"
 
 #include <algorithm>
 #include <map>
@@ -46,14 +48,6 @@ constexpr const char* bytes_label_expr =
     " : datum.value >= 1024 ? format(datum.value / 1024, '~g') + ' KiB'"
     " : format(datum.value, '~g') + ' B'";
 
-// Fonts and axis sizes shared by every chart, including an experiment's own spec without a config.
-json chart_config() {
-  return {{"font", "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"},
-          {"axis", {{"labelFontSize", 11}, {"titleFontSize", 12}}},
-          {"legend", {{"labelFontSize", 11}, {"titleFontSize", 12}}},
-          {"view", {{"stroke", "#ddd"}}}};
-}
-
 json x_encoding(const ExperimentView& experiment, const MetricView& metric) {
   const ChartSettings& chart = experiment.chart;
   if (chart.x.empty())
@@ -85,14 +79,20 @@ json x_encoding(const ExperimentView& experiment, const MetricView& metric) {
   }
   if (is_size(chart.x))
     x["axis"] = {{"labelExpr", bytes_label_expr}};
+  else if (std::all_of(metric.points.begin(), metric.points.end(), [&](const PointView& p) {
+             return !p.ok || param_of(p, chart.x).is_number_integer();
+           }))
+    x["axis"] = {{"tickMinStep", 1}}; // no "2.5 words" between whole-number parameters
   return x;
 }
 
 json limit_rows(const ExperimentView& experiment, const MetricView& metric) {
   std::map<double, std::vector<std::string>> devices_at; // one rule per distinct limit
+  std::map<double, bool> own_limit;                      // a limit some points carry themselves
   for (const auto& point : metric.points) {
     if (!point.ok || !point.limit_gbs)
       continue;
+    own_limit[*point.limit_gbs] = own_limit[*point.limit_gbs] || point.own_limit;
     auto& names = devices_at[*point.limit_gbs];
     const std::string device = string_at(member(*point.run->run, "device"), "name", "device");
     if (std::find(names.begin(), names.end(), device) == names.end())
@@ -100,8 +100,10 @@ json limit_rows(const ExperimentView& experiment, const MetricView& metric) {
   }
   json rows = json::array();
   for (const auto& [limit_gbs, devices] : devices_at) {
-    std::string text = "theoretical " + limit_name(experiment.chart.limit) + " " +
-                       format_with_unit(limit_gbs, "GB/s");
+    std::string text =
+        (own_limit[limit_gbs] ? "the points' own limit (extra.limit_gbs) "
+                              : "theoretical " + limit_name(experiment.chart.limit) + " ") +
+        format_with_unit(limit_gbs, "GB/s");
     if (devices_at.size() > 1)
       for (std::size_t i = 0; i < devices.size(); ++i)
         text += (i ? ", " : " · ") + devices[i];
@@ -111,8 +113,8 @@ json limit_rows(const ExperimentView& experiment, const MetricView& metric) {
 }
 
 // One colour per series: the run (with several runs) and/or the catalog's colour parameter.
-json colour_encoding(const ChartSettings& chart, const json& rows, bool several_runs) {
-  std::string title = several_runs ? "run" : "";
+json colour_encoding(const ChartSettings& chart, const json& rows, const std::string& split_by) {
+  std::string title = split_by;
   if (!chart.color.empty())
     title += (title.empty() ? "" : " · ") + chart.color;
   std::vector<std::string> series;
@@ -153,7 +155,57 @@ json limit_layers(const ExperimentView& experiment, const MetricView& metric,
        {"encoding", {{"x", {{"value", "width"}}}, {"y", y}, {"text", {{"field", "limit_text"}}}}}}};
 }
 
+// Series of a summarised chart: the device model (when there are several) and the colour value.
+std::string summarised_series(const ExperimentView& experiment, const PointAcrossRuns& group,
+                              bool several_models) {
+  const std::string colour_value =
+      experiment.chart.color.empty()
+          ? ""
+          : format_param_value(experiment.chart.color,
+                               member(*group.params, experiment.chart.color.c_str()));
+  if (!several_models)
+    return colour_value;
+  return colour_value.empty() ? group.device_model : group.device_model + " · " + colour_value;
+}
+
+json summarised_rows(const PageModel& page, const ExperimentView& experiment,
+                     const MetricView& metric) {
+  const bool peak_applies = experiment.compares_with_peak(metric);
+  json rows = json::array();
+  for (const auto& group : points_across_runs(metric)) {
+    const json& params = *group.params;
+    rows.push_back({
+        {"params", params.is_object() ? params : json::object()},
+        {"run", group.device_model},
+        {"run_id", ""},
+        {"series", summarised_series(experiment, group, page.device_models.size() > 1)},
+        {"median", group.median},
+        {"min", group.min},
+        {"max", group.max},
+        {"n", group.points.size()},
+        {"pct_of_theoretical", group.pct_of_limit ? json(*group.pct_of_limit) : json(nullptr)},
+        {"pct_of_peak", group.pct_of_peak ? json(*group.pct_of_peak) : json(nullptr)},
+        {"point_text", format_params(params)},
+        {"median_text", format_with_unit(group.median, metric.unit)},
+        {"range_text", format_range(group.min, group.max, metric.unit)},
+        {"pct_text", group.pct_of_limit ? format_percent(*group.pct_of_limit) : "—"},
+        {"pct_peak_text", peak_text(group.pct_of_peak, peak_applies, group.runs_with_peak > 0)},
+        {"ci_text", "—"},
+        {"noisy", std::any_of(group.points.begin(), group.points.end(),
+                              [](const PointView* p) { return p->noisy; })},
+    });
+  }
+  return rows;
+}
+
 } // namespace
+
+json chart_config() {
+  return {{"font", "system-ui, -apple-system, Segoe UI, Roboto, sans-serif"},
+          {"axis", {{"labelFontSize", 11}, {"titleFontSize", 12}}},
+          {"legend", {{"labelFontSize", 11}, {"titleFontSize", 12}}},
+          {"view", {{"stroke", "#ddd"}}}};
+}
 
 std::string vega_lite_field(const std::string& parent, const std::string& key) {
   std::string field = parent + ".";
@@ -165,7 +217,11 @@ std::string vega_lite_field(const std::string& parent, const std::string& key) {
   return field;
 }
 
-json chart_rows(const ExperimentView& experiment, const MetricView& metric, bool several_runs) {
+json chart_rows(const PageModel& page, const ExperimentView& experiment, const MetricView& metric) {
+  if (page.summarise_runs())
+    return summarised_rows(page, experiment, metric);
+  const bool several_runs = page.several_runs();
+  const bool peak_applies = experiment.compares_with_peak(metric);
   json rows = json::array();
   for (const auto& point : metric.points) {
     if (!point.ok)
@@ -181,11 +237,14 @@ json chart_rows(const ExperimentView& experiment, const MetricView& metric, bool
         {"max", point.max},
         {"n", point.n},
         {"pct_of_theoretical", point.pct_of_limit ? json(*point.pct_of_limit) : json(nullptr)},
+        {"pct_of_peak", point.pct_of_peak ? json(*point.pct_of_peak) : json(nullptr)},
         {"point_text", format_params(params)},
         {"median_text", format_with_unit(point.median, metric.unit)},
         {"range_text", format_with_unit(point.min, metric.unit) + " – " +
                            format_with_unit(point.max, metric.unit)},
         {"pct_text", point.pct_of_limit ? format_percent(*point.pct_of_limit) : "—"},
+        {"pct_peak_text",
+         peak_text(point.pct_of_peak, peak_applies, point.run->peak_gbs.has_value())},
         {"ci_text", point.ci_low ? format_with_unit(*point.ci_low, metric.unit) + " – " +
                                        format_with_unit(*point.ci_high, metric.unit)
                                  : "—"},
@@ -195,9 +254,12 @@ json chart_rows(const ExperimentView& experiment, const MetricView& metric, bool
   return rows;
 }
 
-json build_chart_spec(const ExperimentView& experiment, const MetricView& metric,
-                      bool several_runs) {
-  json rows = chart_rows(experiment, metric, several_runs);
+json build_chart_spec(const PageModel& page, const ExperimentView& experiment,
+                      const MetricView& metric) {
+  json rows = chart_rows(page, experiment, metric);
+  const bool summarised = page.summarise_runs();
+  // Summarised rows are one series per device model, so with a single model the run split is gone.
+  const bool several_runs = summarised ? page.device_models.size() > 1 : page.several_runs();
   if (experiment.chart.vega_lite.is_object()) {
     json spec = experiment.chart.vega_lite;
     spec.erase("$schema"); // the page passes mode explicitly; nothing may look a schema up
@@ -219,17 +281,21 @@ json build_chart_spec(const ExperimentView& experiment, const MetricView& metric
   const json x = x_encoding(experiment, metric);
   json tooltip = json::array();
   if (several_runs)
-    tooltip.push_back({{"field", "run"}, {"title", "run"}});
+    tooltip.push_back({{"field", "run"}, {"title", summarised ? "device" : "run"}});
   tooltip.push_back({{"field", "point_text"}, {"title", "point"}});
-  tooltip.push_back({{"field", "median_text"}, {"title", "median"}});
-  if (std::any_of(metric.points.begin(), metric.points.end(),
-                  [](const PointView& p) { return p.ci_low.has_value(); }))
+  tooltip.push_back(
+      {{"field", "median_text"}, {"title", summarised ? "median of runs" : "median"}});
+  if (!summarised && std::any_of(metric.points.begin(), metric.points.end(),
+                                 [](const PointView& p) { return p.ci_low.has_value(); }))
     tooltip.push_back({{"field", "ci_text"}, {"title", "95% CI of median"}});
-  tooltip.push_back({{"field", "range_text"}, {"title", "min – max"}});
-  tooltip.push_back({{"field", "n"}, {"title", "samples"}});
+  tooltip.push_back(
+      {{"field", "range_text"}, {"title", summarised ? "min – max of run medians" : "min – max"}});
+  tooltip.push_back({{"field", "n"}, {"title", summarised ? "runs" : "samples"}});
   if (has_limit(metric))
     tooltip.push_back(
         {{"field", "pct_text"}, {"title", "% of theoretical " + limit_name(chart.limit)}});
+  if (experiment.compares_with_peak(metric))
+    tooltip.push_back({{"field", "pct_peak_text"}, {"title", "% of achievable peak"}});
 
   json main_encoding = {{"x", x},
                         {"y", {{"field", "median"}, {"type", "quantitative"}, {"title", y_title}}},
@@ -238,7 +304,10 @@ json build_chart_spec(const ExperimentView& experiment, const MetricView& metric
                          {"y", {{"field", "min"}, {"type", "quantitative"}, {"title", y_title}}},
                          {"y2", {{"field", "max"}}}};
   if (several_runs || !chart.color.empty()) {
-    main_encoding["color"] = error_encoding["color"] = colour_encoding(chart, rows, several_runs);
+    main_encoding["color"] = error_encoding["color"] = colour_encoding(chart, rows,
+                                                                       !several_runs ? ""
+                                                                       : summarised  ? "device"
+                                                                                     : "run");
     if (chart.mark == "bar") // bars of one x stand side by side, one per series
       main_encoding["xOffset"] =
           error_encoding["xOffset"] = {{"field", "series"}, {"sort", nullptr}};

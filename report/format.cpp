@@ -47,6 +47,12 @@ std::string format_with_unit(double value, const std::string& unit) {
   return format_number(value) + " " + unit;
 }
 
+std::string format_range(double low, double high, const std::string& unit) {
+  if (unit.empty() || unit == "bytes" || unit == "B" || unit == "%")
+    return format_with_unit(low, unit) + " – " + format_with_unit(high, unit);
+  return format_number(low) + " – " + format_with_unit(high, unit);
+}
+
 std::string format_percent(double percent) {
   if (!std::isfinite(percent))
     return "—";

@@ -16,6 +16,10 @@ std::string format_number(double value);
 /// binary multiples ("64 MiB"). An empty unit gives the bare number.
 std::string format_with_unit(double value, const std::string& unit);
 
+/// A range with its unit once: "3550.6 – 4540.6 GB/s" (sizes and percentages keep theirs on
+/// both ends: "4 KiB – 1 MiB").
+std::string format_range(double low, double high, const std::string& unit);
+
 /// A byte count in binary multiples: "512 B", "60 MiB", "139.8 GiB".
 std::string format_bytes(double bytes);
 

@@ -41,6 +41,39 @@ const MetricView* ExperimentView::headline() const {
   return metrics.empty() ? nullptr : &metrics.front();
 }
 
+std::vector<const MetricView*> ExperimentView::headline_metrics() const {
+  std::vector<const MetricView*> figures;
+  if (const MetricView* first = headline())
+    figures.push_back(first);
+  for (const auto& metric : metrics)
+    if (metric.metric == achievable_peak_metric && &metric != figures.front())
+      figures.push_back(&metric);
+  return figures;
+}
+
+std::vector<const RunView*> PageModel::runs_of_model(const std::string& model) const {
+  std::vector<const RunView*> found;
+  for (const auto& run : runs)
+    if (run.device_model == model)
+      found.push_back(&run);
+  std::stable_sort(found.begin(), found.end(), [](const RunView* a, const RunView* b) {
+    return std::tie(a->started_at, a->index) < std::tie(b->started_at, b->index);
+  });
+  return found;
+}
+
+bool PageModel::any_peak() const {
+  return std::any_of(runs.begin(), runs.end(), [](const RunView& r) { return r.peak_gbs; });
+}
+
+std::vector<std::string> PageModel::runs_without_peak() const {
+  std::vector<std::string> names;
+  for (const auto& run : runs)
+    if (!run.peak_gbs)
+      names.push_back(run.name);
+  return names;
+}
+
 namespace {
 
 std::optional<double> positive_number(const json& object, const char* key) {
@@ -86,11 +119,14 @@ std::vector<RunView> collect_runs(const json& results) {
   for (const auto& run : stored) {
     RunView view;
     view.run = &run;
+    view.index = runs.size();
     view.id = string_at(run, "id", "unknown");
+    view.started_at = string_at(run, "started_at");
     const json& device = member(run, "device");
+    view.device_model = string_at(device, "name", "unknown device");
     view.device_key = string_at(device, "uuid");
     if (view.device_key.empty())
-      view.device_key = string_at(device, "name", "unknown device");
+      view.device_key = view.device_model;
     view.dram_gbs = positive_number(device, "theoretical_bandwidth_gbs");
     view.pcie_gbs = positive_number(device, "theoretical_pcie_gbs");
     runs.push_back(std::move(view));
@@ -127,6 +163,19 @@ PointView make_point(const json& measurement, const RunView& run) {
   }
   point.noisy = member(measurement, "noisy") == true;
   return point;
+}
+
+// The run's achievable peak: its best verified achievable_peak point in GB/s (peak_copy records
+// one).
+void find_peak(RunView& run) {
+  for (const auto& measurement : member(*run.run, "measurements")) {
+    if (string_at(measurement, "metric") != achievable_peak_metric ||
+        string_at(measurement, "unit") != "GB/s")
+      continue;
+    const PointView point = make_point(measurement, run);
+    if (point.ok && point.median > 0 && (!run.peak_gbs || point.median > *run.peak_gbs))
+      run.peak_gbs = point.median;
+  }
 }
 
 bool contains(const std::vector<std::string>& names, const std::string& name) {
@@ -180,8 +229,16 @@ void compare_with_limits(ExperimentView& experiment) {
     for (auto& point : metric.points) {
       point.limit_gbs =
           experiment.chart.limit == Limit::dram ? point.run->dram_gbs : point.run->pcie_gbs;
+      // A point may carry its own limit (docs/results-format.md: zero copy uses both directions
+      // of the PCIe link), which replaces its device's.
+      if (const auto own = positive_number(member(*point.measurement, "extra"), "limit_gbs")) {
+        point.limit_gbs = own;
+        point.own_limit = true;
+      }
       if (point.ok && point.limit_gbs)
         point.pct_of_limit = 100.0 * point.median / *point.limit_gbs;
+      if (point.ok && experiment.compares_with_peak(metric) && point.run->peak_gbs)
+        point.pct_of_peak = 100.0 * point.median / *point.run->peak_gbs;
     }
   }
 }
@@ -191,6 +248,11 @@ void compare_with_limits(ExperimentView& experiment) {
 PageModel build_page_model(const json& results, const json& catalog) {
   PageModel page;
   page.runs = collect_runs(results);
+  for (auto& run : page.runs) {
+    find_peak(run);
+    if (!contains(page.device_models, run.device_model))
+      page.device_models.push_back(run.device_model);
+  }
 
   std::map<std::string, std::size_t> index_of;
   auto experiment_named = [&](const std::string& name) -> ExperimentView& {

@@ -16,6 +16,15 @@ using json = nlohmann::ordered_json;
 /// Which theoretical bandwidth an experiment is compared with (ChartSpec::limit).
 enum class Limit { none, dram, pcie };
 
+/// The metric experiment peak_copy records once per run: the best verified device-to-device copy
+/// median, the ceiling DRAM figures are read against next to the theoretical one.
+inline constexpr const char* achievable_peak_metric = "achievable_peak";
+
+/// Up to this many runs every chart draws each run as its own series and every table lists each
+/// run's points; past it, points are summarised across the runs of each device model (median of
+/// the run medians, their range), which keeps the page readable and small (docs/report.md).
+inline constexpr std::size_t runs_drawn_apart = 8;
+
 /// An experiment's chart settings: the catalog's ChartSpec, checked against the stored params.
 struct ChartSettings {
   std::string metric; ///< the one metric to chart; empty: every metric, one chart each
@@ -30,11 +39,15 @@ struct ChartSettings {
 
 struct RunView {
   const json* run = nullptr; ///< the run object inside the results document
+  std::size_t index = 0;     ///< position in the document
   std::string id;
   std::string name;               ///< label; id prefix added when the label is empty or shared
   std::string device_key;         ///< uuid, or name when no uuid was stored
+  std::string device_model;       ///< the device's name: runs of one model are compared
+  std::string started_at;         ///< as stored (ISO 8601 sorts in time order); may be empty
   std::optional<double> dram_gbs; ///< theoretical_bandwidth_gbs of its device
   std::optional<double> pcie_gbs; ///< theoretical_pcie_gbs of its device
+  std::optional<double> peak_gbs; ///< the run's verified achievable_peak, if it measured one
 };
 
 struct PointView {
@@ -45,9 +58,13 @@ struct PointView {
   double median = 0, min = 0, max = 0;
   long long n = 0;
   std::optional<double> ci_low, ci_high; ///< 95% confidence interval of the median, if stored
-  bool noisy = false;                 ///< sampling stopped before the confidence target was reached
-  std::optional<double> limit_gbs;    ///< the theoretical limit this point is compared with
+  bool noisy = false;              ///< sampling stopped before the confidence target was reached
+  std::optional<double> limit_gbs; ///< the theoretical limit this point is compared with
+  bool own_limit = false;          ///< limit_gbs is the point's extra.limit_gbs, not its device's
   std::optional<double> pct_of_limit; ///< median as a percentage of limit_gbs
+  /// Median as a percentage of its own run's achievable peak: DRAM GB/s figures of runs that
+  /// measured one.
+  std::optional<double> pct_of_peak;
 };
 
 struct MetricView {
@@ -84,6 +101,14 @@ struct ExperimentView {
   bool charts_metric(const MetricView& metric) const;
   /// The metric the summary reports: chart.metric, else the first in GB/s, else the first.
   const MetricView* headline() const;
+  /// The summary's figures: the headline metric, and achievable_peak when the experiment
+  /// records it (peak_copy) and it is not already the headline.
+  std::vector<const MetricView*> headline_metrics() const;
+  /// Whether `metric`'s figures are also read against the run's achievable peak: device-memory
+  /// bandwidth, i.e. GB/s of an experiment whose limit is DRAM.
+  bool compares_with_peak(const MetricView& metric) const {
+    return chart.limit == Limit::dram && metric.unit == "GB/s";
+  }
 };
 
 /// Points into the results document it was built from, which must outlive it.
@@ -97,7 +122,17 @@ struct PageModel {
   PageModel(const PageModel&) = delete; // the views hold pointers into `runs`
   PageModel& operator=(const PageModel&) = delete;
 
+  std::vector<std::string> device_models; ///< distinct device names, in order of first run
+
   bool several_runs() const { return runs.size() > 1; }
+  /// Past runs_drawn_apart runs, charts and tables summarise each point across runs.
+  bool summarise_runs() const { return runs.size() > runs_drawn_apart; }
+  /// The runs of one device model, oldest first (by started_at, then document order).
+  std::vector<const RunView*> runs_of_model(const std::string& model) const;
+  /// Whether any run, or every run, measured an achievable peak.
+  bool any_peak() const;
+  /// The names of the runs that did not measure an achievable peak.
+  std::vector<std::string> runs_without_peak() const;
 };
 
 /// Groups an apod-results document by experiment and metric, with `catalog`

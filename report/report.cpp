@@ -1,10 +1,16 @@
 #include "report.hpp"
 
 #include "assets.hpp"
+#include "comparison.hpp"
 #include "format.hpp"
+#include "headlines.hpp"
 #include "model.hpp"
+#include "provenance.hpp"
 #include "sections.hpp"
+#include "summary.hpp"
 #include "tables.hpp"
+#include "telemetry.hpp"
+#include "trend.hpp"
 
 #include <fmt/format.h>
 
@@ -176,8 +182,12 @@ mustache::data partial_of(const assets::Asset& asset) {
 
 } // namespace
 
-std::string render_html(const json& results, const json& catalog, const json& references) {
+std::string render_html(const json& results, const json& catalog, const json& references,
+                        const RenderOptions& options) {
   const PageModel page = build_page_model(results, catalog);
+  const std::vector<HeadlineSeries> headlines = headline_series(page);
+  const std::vector<const json*> figures = published_figures(references);
+  int next_chart = 1; // chart ids in page order
 
   mustache::data tree;
   tree.set("csp", content_security_policy());
@@ -188,16 +198,26 @@ std::string render_html(const json& results, const json& catalog, const json& re
   const std::vector<DeviceGroup> devices = devices_of(page);
   tree.set("scope", plural(page.runs.size(), "run") + " on " + plural(devices.size(), "device"));
   tree.set("no_runs", page.runs.empty());
-  tree.set("summary", summary_table(page).data());
+  tree.set("summary", summary_table(page, headlines).data());
+  mustache::data notes{mustache::data::type::list};
+  for (const auto& note : summary_notes(page, headlines))
+    notes.push_back(note);
+  tree.set("summary_notes", notes);
+  tree.set("history", history_section(page, headlines, next_chart));
+  tree.set("comparison",
+           comparison_section(page, headlines, figures, catalog, options.prices, next_chart));
   tree.set("runs", runs_table(page).data());
   tree.set("devices", device_cards(devices));
+  tree.set("differences", environment_differences(page));
+  tree.set("time", time_chart(page, next_chart));
+  tree.set("telemetry", telemetry_block(page, next_chart));
+  tree.set("environments", environment_panels(page));
   mustache::data sections{mustache::data::type::list};
-  int next_chart = 1;
-  const std::vector<const json*> figures = published_figures(references);
   for (const auto& experiment : page.experiments)
     sections.push_back(experiment_section(page, experiment, figures, next_chart));
   tree.set("experiments", sections);
   tree.set("table", partial_of(assets::table_template));
+  tree.set("chart_figure", partial_of(assets::chart_template));
   tree.set("css", std::string(assets::report_css.text));
   tree.set("vega_js", std::string(assets::vega_js.text));
   tree.set("vega_lite_js", std::string(assets::vega_lite_js.text));

@@ -4,8 +4,19 @@
 #include <nlohmann/json.hpp>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace apod::report {
+
+/// Device model (the device's `name`, e.g. "NVIDIA H200") -> price in US dollars, in file order.
+using Prices = std::vector<std::pair<std::string, double>>;
+
+/// What the caller adds to the results.
+struct RenderOptions {
+  /// Prices for the hardware comparison's GB/s per $1000 (`apod report --prices`); may be empty.
+  Prices prices;
+};
 
 /// Renders the report page for `results` (an apod-results document, docs/results-format.md,
 /// with any number of runs), described by `catalog` (experiment_catalog(): titles, citations,
@@ -15,10 +26,19 @@ namespace apod::report {
 /// cannot be rendered. See docs/report.md.
 std::string render_html(const nlohmann::ordered_json& results,
                         const nlohmann::ordered_json& catalog,
-                        const nlohmann::ordered_json& references);
+                        const nlohmann::ordered_json& references,
+                        const RenderOptions& options = {});
 
 /// The published figures of the source documents (data/reference/*.json, compiled in), as the
 /// array of documents render_html takes.
 nlohmann::ordered_json reference_figures();
+
+/// Checks a prices document: an object of device model -> positive, finite number (USD).
+/// Throws apod::InputError (exit code 2) naming `origin` and the offending entry otherwise.
+Prices parse_prices(const nlohmann::ordered_json& document, const std::string& origin = "prices");
+
+/// Reads and checks the prices file at `path`; apod::InputError when it cannot be read, is not
+/// JSON, or fails parse_prices.
+Prices load_prices(const std::string& path);
 
 } // namespace apod::report

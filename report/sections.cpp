@@ -1,8 +1,10 @@
 #include "sections.hpp"
 
+#include "aggregate.hpp"
 #include "charts.hpp"
 #include "format.hpp"
 #include "html.hpp"
+#include "summary.hpp"
 
 #include <fmt/format.h>
 
@@ -54,31 +56,52 @@ mustache::data chart_list(const PageModel& page, const ExperimentView& experimen
         display_name(metric.metric) + (metric.unit.empty() ? "" : " (" + metric.unit + ")");
     if (experiment.chart.vega_lite.is_object()) {
       caption += ": drawn with the experiment's own Vega-Lite spec";
+    } else if (page.summarise_runs()) {
+      caption += fmt::format(": {} runs summarised per device model: the median of the runs' "
+                             "medians; whiskers span the lowest to the highest run median",
+                             page.runs.size());
     } else {
       caption += ": median of each point's samples; whiskers span min to max";
-      if (std::any_of(metric.points.begin(), metric.points.end(),
-                      [](const PointView& p) { return p.ok && p.limit_gbs; }))
-        caption += "; dashed line: the device's " + limit_phrase(experiment.chart.limit);
     }
-    mustache::data chart;
-    chart.set("chart_id", "chart-" + std::to_string(next_chart++));
-    chart.set("caption", caption);
-    chart.set("spec_json",
-              json_for_script(build_chart_spec(experiment, metric, page.several_runs())));
-    charts.push_back(chart);
+    if (!experiment.chart.vega_lite.is_object() &&
+        std::any_of(metric.points.begin(), metric.points.end(),
+                    [](const PointView& p) { return p.ok && p.limit_gbs; }))
+      caption += "; dashed line: the device's " + limit_phrase(experiment.chart.limit);
+    charts.push_back(chart_block(build_chart_spec(page, experiment, metric), caption, next_chart));
   }
   return charts;
 }
 
-TableData values_table(const PageModel& page, const ExperimentView& experiment) {
-  const bool several_metrics = experiment.metrics.size() > 1;
-  // A column of dashes says nothing: show "% of theoretical" only where a limit applies.
-  bool compared = false, with_ci = false;
-  for (const auto& metric : experiment.metrics)
+// Which optional columns a values table needs: a column of dashes says nothing.
+struct ValueColumns {
+  bool compared = false;  ///< % of theoretical: some point has a limit
+  bool with_ci = false;   ///< some point stores a CI of its median
+  bool with_peak = false; ///< % of achievable peak: DRAM GB/s figures and some run has a peak
+};
+
+ValueColumns value_columns(const PageModel& page, const ExperimentView& experiment) {
+  ValueColumns columns;
+  for (const auto& metric : experiment.metrics) {
+    columns.with_peak =
+        columns.with_peak || (experiment.compares_with_peak(metric) && page.any_peak());
     for (const auto& point : metric.points) {
-      compared = compared || point.limit_gbs.has_value();
-      with_ci = with_ci || point.ci_low.has_value();
+      columns.compared = columns.compared || point.limit_gbs.has_value();
+      columns.with_ci = columns.with_ci || point.ci_low.has_value();
     }
+  }
+  return columns;
+}
+
+void add_param_cells(std::vector<Cell>& cells, const ExperimentView& experiment,
+                     const json& params) {
+  for (const auto& key : experiment.param_keys)
+    cells.push_back({params.contains(key) ? format_param_value(key, params.at(key)) : "—"});
+}
+
+// Every run's every point: up to runs_drawn_apart runs.
+TableData values_per_run(const PageModel& page, const ExperimentView& experiment) {
+  const bool several_metrics = experiment.metrics.size() > 1;
+  const ValueColumns optional = value_columns(page, experiment);
   std::vector<Column> columns;
   if (page.several_runs())
     columns.push_back({"run", ""});
@@ -87,35 +110,41 @@ TableData values_table(const PageModel& page, const ExperimentView& experiment) 
   if (several_metrics)
     columns.push_back({"metric", ""});
   columns.push_back({"median", numeric});
-  if (with_ci)
+  if (optional.with_ci)
     columns.push_back({"95% CI of median", numeric});
   for (const char* figure : {"min", "max", "n"})
     columns.push_back({figure, numeric});
-  if (compared)
+  if (optional.compared)
     columns.push_back({"% of theoretical", numeric});
-  const int figure_columns = 4 + (with_ci ? 1 : 0) + (compared ? 1 : 0);
+  if (optional.with_peak)
+    columns.push_back({"% of achievable peak", numeric});
+  const int figure_columns =
+      4 + (optional.with_ci ? 1 : 0) + (optional.compared ? 1 : 0) + (optional.with_peak ? 1 : 0);
   columns.push_back({"verified", ""});
   TableData table(std::move(columns), "values");
 
   for (const auto& metric : experiment.metrics) {
+    const bool peak_applies = experiment.compares_with_peak(metric);
     for (const auto& point : metric.points) {
       std::vector<Cell> cells;
       if (page.several_runs())
         cells.push_back({point.run->name});
-      const json& params = member(*point.measurement, "params");
-      for (const auto& key : experiment.param_keys)
-        cells.push_back({params.contains(key) ? format_param_value(key, params.at(key)) : "—"});
+      add_param_cells(cells, experiment, member(*point.measurement, "params"));
       if (several_metrics)
         cells.push_back({display_name(metric.metric)});
       if (point.ok) {
         cells.push_back({format_with_unit(point.median, metric.unit), numeric});
-        if (with_ci)
+        if (optional.with_ci)
           cells.push_back({ci_text(point, metric.unit), numeric});
         cells.push_back({format_with_unit(point.min, metric.unit), numeric});
         cells.push_back({format_with_unit(point.max, metric.unit), numeric});
         cells.push_back({std::to_string(point.n), numeric});
-        if (compared)
+        if (optional.compared)
           cells.push_back({pct_text(point), numeric});
+        if (optional.with_peak)
+          cells.push_back(
+              {peak_text(point.pct_of_peak, peak_applies, point.run->peak_gbs.has_value()),
+               numeric});
       } else {
         cells.push_back({"failed: " + point.failure, "error", figure_columns});
       }
@@ -127,6 +156,66 @@ TableData values_table(const PageModel& page, const ExperimentView& experiment) 
     }
   }
   return table;
+}
+
+// Past runs_drawn_apart runs: one row per device model and point (median of the run medians and
+// their range), and each failed point of each run on its own row.
+TableData values_across_runs(const PageModel& page, const ExperimentView& experiment) {
+  const bool several_metrics = experiment.metrics.size() > 1;
+  const ValueColumns optional = value_columns(page, experiment);
+  std::vector<Column> columns = {{"device / run", ""}};
+  for (const auto& key : experiment.param_keys)
+    columns.push_back({key, ""});
+  if (several_metrics)
+    columns.push_back({"metric", ""});
+  columns.insert(
+      columns.end(),
+      {{"median of runs", numeric}, {"range of run medians", numeric}, {"runs", numeric}});
+  if (optional.compared)
+    columns.push_back({"% of theoretical", numeric});
+  if (optional.with_peak)
+    columns.push_back({"% of achievable peak", numeric});
+  columns.push_back({"noisy runs", numeric});
+  const int figure_columns = 4 + (optional.compared ? 1 : 0) + (optional.with_peak ? 1 : 0);
+  TableData table(std::move(columns), "values");
+
+  for (const auto& metric : experiment.metrics) {
+    const bool peak_applies = experiment.compares_with_peak(metric);
+    for (const auto& group : points_across_runs(metric)) {
+      std::vector<Cell> cells = {{group.device_model}};
+      add_param_cells(cells, experiment, *group.params);
+      if (several_metrics)
+        cells.push_back({display_name(metric.metric)});
+      cells.push_back({format_with_unit(group.median, metric.unit), numeric});
+      cells.push_back({format_range(group.min, group.max, metric.unit), numeric});
+      cells.push_back({std::to_string(group.points.size()), numeric});
+      if (optional.compared)
+        cells.push_back({group.pct_of_limit ? format_percent(*group.pct_of_limit) : "—", numeric});
+      if (optional.with_peak)
+        cells.push_back(
+            {peak_text(group.pct_of_peak, peak_applies, group.runs_with_peak > 0), numeric});
+      const auto noisy = std::count_if(group.points.begin(), group.points.end(),
+                                       [](const PointView* p) { return p->noisy; });
+      cells.push_back({std::to_string(noisy), numeric});
+      table.add_row(cells, noisy ? "noisy" : "");
+    }
+    for (const auto& point : metric.points) {
+      if (point.ok)
+        continue;
+      std::vector<Cell> cells = {{point.run->name}};
+      add_param_cells(cells, experiment, member(*point.measurement, "params"));
+      if (several_metrics)
+        cells.push_back({display_name(metric.metric)});
+      cells.push_back({"failed: " + point.failure, "error", figure_columns + 1});
+      table.add_row(cells, "failed");
+    }
+  }
+  return table;
+}
+
+TableData values_table(const PageModel& page, const ExperimentView& experiment) {
+  return page.summarise_runs() ? values_across_runs(page, experiment)
+                               : values_per_run(page, experiment);
 }
 
 TableData references_table(const std::vector<const json*>& figures,
@@ -180,6 +269,14 @@ TableData references_table(const std::vector<const json*>& figures,
 
 } // namespace
 
+mustache::data chart_block(const json& spec, const std::string& caption, int& next_chart) {
+  mustache::data chart;
+  chart.set("chart_id", "chart-" + std::to_string(next_chart++));
+  chart.set("caption", caption);
+  chart.set("spec_json", json_for_script(spec));
+  return chart;
+}
+
 std::vector<const json*> published_figures(const json& references) {
   std::vector<const json*> figures;
   const auto add_document = [&](const json& document) {
@@ -197,52 +294,6 @@ std::vector<const json*> published_figures(const json& references) {
         figures.push_back(&item);
     }
   return figures;
-}
-
-TableData summary_table(const PageModel& page) {
-  std::vector<Column> columns = {{"experiment", ""},
-                                 {"metric", ""},
-                                 {"best median", numeric},
-                                 {"% of theoretical", numeric},
-                                 {"at", ""}};
-  if (page.several_runs())
-    columns.push_back({"run", ""});
-  columns.push_back({"points", numeric});
-  TableData table(std::move(columns), "summary");
-  const std::size_t width = page.several_runs() ? 7 : 6;
-
-  for (const auto& experiment : page.experiments) {
-    const Cell title{experiment.title, "", 0, experiment.anchor};
-    if (experiment.metrics.empty()) {
-      const std::string why = experiment.failures.empty()
-                                  ? "no measurements"
-                                  : "failed: " + experiment.failures.front().error;
-      table.add_row({title, {why, "error", static_cast<int>(width - 1)}}, "failed");
-      continue;
-    }
-    const MetricView& metric = *experiment.headline();
-    const int ok = metric.ok_count();
-    const int failed = static_cast<int>(metric.points.size()) - ok;
-    std::string points = std::to_string(ok) + " ok";
-    if (failed)
-      points += ", " + std::to_string(failed) + " failed";
-    if (!experiment.failures.empty())
-      points += "; failed in " + std::to_string(experiment.failures.size()) +
-                (experiment.failures.size() == 1 ? " run" : " runs");
-    std::vector<Cell> cells = {title, {display_name(metric.metric)}};
-    if (const PointView* best = metric.best()) {
-      cells.push_back({format_with_unit(best->median, metric.unit), numeric});
-      cells.push_back({pct_text(*best), numeric});
-      cells.push_back({format_params(member(*best->measurement, "params"))});
-      if (page.several_runs())
-        cells.push_back({best->run->name});
-    } else {
-      cells.push_back({"no verified point", "error", page.several_runs() ? 4 : 3});
-    }
-    cells.push_back({points, numeric});
-    table.add_row(cells, experiment.failures.empty() && failed == 0 ? "" : "has-failures");
-  }
-  return table;
 }
 
 mustache::data experiment_section(const PageModel& page, const ExperimentView& experiment,
@@ -286,7 +337,15 @@ mustache::data experiment_section(const PageModel& page, const ExperimentView& e
     section.set("values", block);
   }
   const TableData published = references_table(figures, experiment);
-  section.set("references", published.row_count() ? published.data() : mustache::data(false));
+  if (published.row_count() == 0) {
+    section.set("references", false);
+  } else {
+    mustache::data block = published.data();
+    block.set("open", published.row_count() <= open_table_rows);
+    block.set("summary", fmt::format("{} published figure{}", published.row_count(),
+                                     published.row_count() == 1 ? "" : "s"));
+    section.set("references", block);
+  }
   return section;
 }
 

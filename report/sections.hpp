@@ -11,8 +11,9 @@ namespace apod::report {
 /// ({"source", "figures": [...]}), or an array of such documents.
 std::vector<const json*> published_figures(const json& references);
 
-/// One row per experiment: the best median of its headline metric's verified points.
-TableData summary_table(const PageModel& page);
+/// A chart as data for the page's chart partial: its element id (chart-N, `next_chart` numbers
+/// the charts across the page), its caption, and its spec made safe for a <script> block.
+mustache::data chart_block(const json& spec, const std::string& caption, int& next_chart);
 
 /// The section of one experiment, listing the `figures` published for it. `next_chart`
 /// numbers the charts' element ids across the page.

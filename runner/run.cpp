@@ -233,6 +233,11 @@ std::vector<RunOutcome> run_matrix(const RunRequest& req, std::ostream& progress
   // Order matters: names, then the GPU, then the database, so a bad request or a machine
   // without a GPU never creates or touches a database file.
   if (req.repeat < 1) throw InputError("--repeat must be at least 1");
+  try {
+    (void)json(req.label).dump();
+  } catch (const json::type_error&) {
+    throw InputError("--label must be UTF-8 text (results are exported as JSON)");
+  }
   const auto chosen = select_experiments(req.only);
   const DeviceInfo device = query_device(req.options.device);
   Store store(req.db_path, Store::Mode::read_write_create);

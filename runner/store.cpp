@@ -112,6 +112,21 @@ json text_or_null(const std::optional<std::string>& s) { return s ? json(*s) : j
 
 json number_or_null(const std::optional<double>& d) { return d ? json(*d) : json(nullptr); }
 
+// Text read back is apod's, but a label given on a command line or a file changed by another
+// program may hold bytes that are not UTF-8, which JSON cannot carry: such bytes become U+FFFD,
+// so that an export never fails on them. (Depth is bounded by parse_stored.)
+void replace_invalid_utf8(json& j) {
+  if (j.is_string()) {
+    try {
+      (void)j.dump();
+    } catch (const json::type_error&) {
+      j = json::parse(j.dump(-1, ' ', false, json::error_handler_t::replace));
+    }
+  } else if (j.is_structured()) {
+    for (auto& child : j) replace_invalid_utf8(child);
+  }
+}
+
 }  // namespace
 
 std::string now_iso8601() {
@@ -466,6 +481,7 @@ json Store::run_to_json(const std::string& run_id) {
   json telemetry = json::array();
   while (tel.step()) telemetry.push_back(parse_stored(tel.get_text(0)));
   r["telemetry"] = std::move(telemetry);
+  replace_invalid_utf8(r);
   return r;
 }
 

@@ -12,9 +12,10 @@ namespace apod {
 json current_writer();
 
 enum class WriterState {
-  alive,    ///< the process still runs
-  gone,     ///< it does not: the same host and pid namespace, and no process with that pid and start time
-  unknown,  ///< another host or pid namespace, or no record: nobody here can tell
+  alive,   ///< the process still runs
+  gone,    ///< it does not: the same host and pid namespace, and no process with that pid and start
+           ///< time
+  unknown, ///< another host or pid namespace, or no record: nobody here can tell
 };
 
 /// Whether the process that `writer` (a current_writer() record) describes still runs. A host
@@ -22,4 +23,4 @@ enum class WriterState {
 /// machines that share a database need distinct host names.
 WriterState writer_state(const json& writer);
 
-}  // namespace apod
+} // namespace apod

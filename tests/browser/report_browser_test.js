@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Opens an apod report in headless Chromium and fails unless it draws every chart with no
 // console error, no request beyond file:/data:/blob:/about:, and no injected script running.
-// Usage: node report_browser_test.js REPORT.html [--screenshot OUT.png]
+// Usage: node report_browser_test.js REPORT.html [--screenshot OUT.png] [--expect SELECTOR]...
+// Each --expect selector must match at least one element (a section the report must have).
 // Run through run_browser_test.sh, which skips (exit 77) where Chromium or playwright-core is
 // missing. Never downloads a browser: it drives the system Chromium.
 'use strict';
@@ -19,9 +20,10 @@ const MARK_SELECTOR = ['line', 'symbol', 'rect', 'area', 'arc', 'trail']
   .map((type) => `.mark-${type}.role-mark path`).join(', ');
 
 function parse_args(argv) {
-  const args = { html: null, screenshot: null };
+  const args = { html: null, screenshot: null, expect: [] };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--screenshot') args.screenshot = argv[++i];
+    else if (argv[i] === '--expect') args.expect.push(argv[++i]);
     else if (!args.html) args.html = argv[i];
     else throw new Error(`unexpected argument ${argv[i]}`);
   }
@@ -64,7 +66,7 @@ async function main() {
     } catch (error) {
       failures.push(`the charts never finished: ${error.message.split('\n')[0]}`);
     }
-    const result = await page.evaluate((selector) => {
+    const result = await page.evaluate(([selector, expected]) => {
       const charts = Array.from(document.querySelectorAll('.chart-canvas')).map((canvas) => ({
         id: canvas.id,
         rendered: canvas.getAttribute('data-rendered'),
@@ -77,8 +79,9 @@ async function main() {
         specs: document.querySelectorAll('script[type="application/json"][data-chart-for]').length,
         pwned: typeof window.__apod_pwned !== 'undefined',
         sections: document.querySelectorAll('section.experiment').length,
+        missing: expected.filter((css) => document.querySelectorAll(css).length === 0),
       };
-    }, MARK_SELECTOR);
+    }, [MARK_SELECTOR, args.expect]);
 
     if (result.status !== 'done') failures.push(`charts finished with status "${result.status}"`);
     if (result.charts.length !== result.specs)
@@ -88,6 +91,7 @@ async function main() {
       else if (chart.marks === 0) failures.push(`${chart.id} drew no marks`);
     }
     if (result.pwned) failures.push('a script injected through the data ran (window.__apod_pwned is set)');
+    for (const css of result.missing) failures.push(`nothing matches ${css}`);
 
     if (args.screenshot) await page.screenshot({ path: args.screenshot, fullPage: true });
     console.log(`report: ${html}`);

@@ -2,10 +2,12 @@
 # Opens an apod report in headless Chromium (tests/browser/report_browser_test.js) and fails on
 # console errors, network requests, charts without marks or injected scripts that ran.
 #
-#   run_browser_test.sh REPORT.html [--screenshot OUT.png]
+#   run_browser_test.sh REPORT.html [--screenshot OUT.png] [--expect SELECTOR]...
 #       test a report that is already rendered (e.g. by `build/apod report`)
-#   run_browser_test.sh --render RENDER_FIXTURE RESULTS.json CATALOG.json REFERENCES.json [--screenshot OUT.png]
+#   run_browser_test.sh --render RENDER_FIXTURE RESULTS.json CATALOG.json REFERENCES.json
+#                       [--prices PRICES.json] [--screenshot OUT.png] [--expect SELECTOR]...
 #       render RESULTS.json with tests/report/render_fixture first, into a temporary file
+# --expect: a CSS selector that must match at least one element (a section the fixture must have).
 #
 # Exits 77 (meson's "skipped") where node, Chromium or node_modules/playwright-core is missing;
 # it never downloads a browser. APOD_CHROMIUM overrides the browser (default /usr/bin/chromium).
@@ -29,8 +31,15 @@ if [ "${1:-}" = "--render" ]; then
   workdir=$(mktemp -d "${TMPDIR:-/tmp}/apod-browser-test.XXXXXX")
   trap 'rm -rf "$workdir"' EXIT
   html="$workdir/report.html"
-  "$2" "$3" "$4" "$5" "$html"
+  render=$2 results=$3 catalog=$4 references=$5
   shift 5
+  prices=""
+  if [ "${1:-}" = "--prices" ]; then
+    prices=$2
+    shift 2
+  fi
+  # shellcheck disable=SC2086 # $prices is one path or nothing
+  "$render" "$results" "$catalog" "$references" "$html" $prices
 else
   [ $# -ge 1 ] || { echo "usage: $0 REPORT.html [--screenshot OUT.png]" >&2; exit 2; }
   html=$1

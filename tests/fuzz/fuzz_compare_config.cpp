@@ -15,7 +15,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   try {
     const apod::CompareConfig config = apod::parse_compare_config(doc);
-    for (const auto& [name, threshold] : config.experiment_threshold) (void)config.threshold_for(name);
+    for (const auto& [name, threshold] : config.experiment_threshold)
+      (void)config.threshold_for(name);
   } catch (const apod::InputError&) {
   }
   return 0;

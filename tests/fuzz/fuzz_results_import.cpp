@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   apod::Store store(":memory:", apod::Store::Mode::read_write_create);
-  for (const apod::json& run : doc["runs"]) store.import_run(run);
+  for (const apod::json& run : doc["runs"])
+    store.import_run(run);
   store.export_results().dump();
   return 0;
 }

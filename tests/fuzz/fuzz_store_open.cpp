@@ -17,18 +17,20 @@ std::string scratch_path() {
   const char* dir = std::filesystem::is_directory("/dev/shm") ? "/dev/shm" : "/tmp";
   return std::string(dir) + "/apod-fuzz-store-" + std::to_string(getpid()) + ".db";
 }
-}  // namespace
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string path = scratch_path();
-  for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
+  for (const char* suffix : {"", "-wal", "-shm"})
+    std::remove((path + suffix).c_str());
   if (FILE* f = std::fopen(path.c_str(), "wb")) {
     std::fwrite(data, 1, size, f);
     std::fclose(f);
   }
   try {
     apod::Store store(path, apod::Store::Mode::read_only);
-    for (const auto& run : store.list_runs()) store.resolve_run_id(run.id);
+    for (const auto& run : store.list_runs())
+      store.resolve_run_id(run.id);
     store.export_results().dump();
   } catch (const apod::InputError&) {
   }

@@ -16,7 +16,8 @@ int main(int argc, char** argv) {
     std::vector<std::filesystem::path> files;
     if (std::filesystem::is_directory(argv[i])) {
       for (const auto& e : std::filesystem::directory_iterator(argv[i]))
-        if (e.is_regular_file()) files.push_back(e.path());
+        if (e.is_regular_file())
+          files.push_back(e.path());
     } else {
       files.push_back(argv[i]);
     }

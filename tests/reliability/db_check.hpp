@@ -31,7 +31,8 @@ struct TempDir {
   fs::path path;
   TempDir() {
     std::random_device rd;
-    path = fs::temp_directory_path() / ("apod-reliability-" + std::to_string(rd()) + std::to_string(rd()));
+    path = fs::temp_directory_path() /
+           ("apod-reliability-" + std::to_string(rd()) + std::to_string(rd()));
     fs::create_directories(path);
   }
   ~TempDir() { fs::remove_all(path); }
@@ -39,41 +40,47 @@ struct TempDir {
 
 inline pid_t spawn(const std::vector<std::string>& args) {
   std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  for (const auto& a : args)
+    argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
   pid_t pid = 0;
-  if (posix_spawn(&pid, args[0].c_str(), nullptr, nullptr, argv.data(), environ) != 0) return -1;
+  if (posix_spawn(&pid, args[0].c_str(), nullptr, nullptr, argv.data(), environ) != 0)
+    return -1;
   return pid;
 }
 
 /// Waits for pid; returns its exit status, or 128 + signal.
 inline int wait_for(pid_t pid) {
   int status = 0;
-  if (waitpid(pid, &status, 0) != pid) return -1;
+  if (waitpid(pid, &status, 0) != pid)
+    return -1;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 /// A connection for checking, closed on scope exit.
 class CheckDb {
- public:
+public:
   explicit CheckDb(const std::string& path) {
     if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE, nullptr) != SQLITE_OK) {
       sqlite3_close(db_);
       db_ = nullptr;
     }
-    if (db_) sqlite3_busy_timeout(db_, 30000);
+    if (db_)
+      sqlite3_busy_timeout(db_, 30000);
   }
   ~CheckDb() { sqlite3_close(db_); }
   bool ok() const { return db_ != nullptr; }
   /// Every row of a query, each column as text ("NULL" for null).
-  std::vector<std::vector<std::string>> rows(const std::string& sql, const std::string& bind1 = "") const {
+  std::vector<std::vector<std::string>> rows(const std::string& sql,
+                                             const std::string& bind1 = "") const {
     std::vector<std::vector<std::string>> out;
     sqlite3_stmt* st = nullptr;
     if (sqlite3_prepare_v2(db_, sql.c_str(), -1, &st, nullptr) != SQLITE_OK) {
       ADD_FAILURE() << "cannot prepare " << sql << ": " << sqlite3_errmsg(db_);
       return out;
     }
-    if (!bind1.empty()) sqlite3_bind_text(st, 1, bind1.c_str(), -1, SQLITE_TRANSIENT);
+    if (!bind1.empty())
+      sqlite3_bind_text(st, 1, bind1.c_str(), -1, SQLITE_TRANSIENT);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
       std::vector<std::string> row;
@@ -83,7 +90,8 @@ class CheckDb {
       }
       out.push_back(std::move(row));
     }
-    if (rc != SQLITE_DONE) ADD_FAILURE() << sql << ": " << sqlite3_errmsg(db_);
+    if (rc != SQLITE_DONE)
+      ADD_FAILURE() << sql << ": " << sqlite3_errmsg(db_);
     sqlite3_finalize(st);
     return out;
   }
@@ -92,7 +100,7 @@ class CheckDb {
     return r.empty() || r[0].empty() ? "" : r[0][0];
   }
 
- private:
+private:
   sqlite3* db_ = nullptr;
 };
 
@@ -124,8 +132,8 @@ inline Contents check_whole_experiments(const CheckDb& db) {
     const bool whole = r[1] == "complete" && std::stoi(r[2]) == m && std::stoi(r[3]) == s &&
                        std::stoi(r[4]) == s && std::stol(r[5]) == long(m) * s;
     if (!whole) {
-      ADD_FAILURE() << "torn experiment " << r[0] << ": status " << r[1] << ", " << r[2] << " measurements, n "
-                    << r[3] << ".." << r[4] << ", " << r[5] << " samples";
+      ADD_FAILURE() << "torn experiment " << r[0] << ": status " << r[1] << ", " << r[2]
+                    << " measurements, n " << r[3] << ".." << r[4] << ", " << r[5] << " samples";
       ++c.torn;
     }
     c.samples += std::stol(r[5]);
@@ -133,4 +141,4 @@ inline Contents check_whole_experiments(const CheckDb& db) {
   return c;
 }
 
-}  // namespace reliability
+} // namespace reliability

@@ -5,6 +5,8 @@
 //                                         append "RUN NAME" to LOG; keep the current phase in
 //                                         the 1-byte file PHASE (a shared mapping)
 //   store_writer batch DB RUNS EXPS SEED  write RUNS complete runs of EXPS experiments, exit 0
+//   store_writer stall DB LOG EXPS SEED   begin a run, store EXPS experiments (logged as in
+//                                         loop), then wait to be killed before finishing it
 // Experiment names carry their shape, "e<k>_m<M>_s<S>": M measurements of S samples each, so a
 // checker can tell a complete experiment from a torn one without knowing what was written.
 #include "errors.hpp"
@@ -35,9 +37,11 @@ DeviceInfo fake_device() {
 }
 
 ExperimentRecord make_experiment(int k, std::mt19937_64& rng) {
-  const int measurements = 1 + static_cast<int>(rng() % 6), samples = 10 + static_cast<int>(rng() % 400);
+  const int measurements = 1 + static_cast<int>(rng() % 6),
+            samples = 10 + static_cast<int>(rng() % 400);
   ExperimentRecord r;
-  r.name = "e" + std::to_string(k) + "_m" + std::to_string(measurements) + "_s" + std::to_string(samples);
+  r.name = "e" + std::to_string(k) + "_m" + std::to_string(measurements) + "_s" +
+           std::to_string(samples);
   r.started_at = now_iso8601();
   r.wall_s = 0.5;
   std::uniform_real_distribution<double> value(100.0, 200.0);
@@ -48,7 +52,8 @@ ExperimentRecord make_experiment(int k, std::mt19937_64& rng) {
     m.metric = "effective_bandwidth";
     m.unit = "GB/s";
     m.verified = true;
-    for (int s = 0; s < samples; ++s) m.samples.push_back(value(rng));
+    for (int s = 0; s < samples; ++s)
+      m.samples.push_back(value(rng));
     r.measurements.push_back(std::move(m));
   }
   return r;
@@ -56,7 +61,8 @@ ExperimentRecord make_experiment(int k, std::mt19937_64& rng) {
 
 char* map_phase(const char* path) {
   const int fd = open(path, O_RDWR | O_CREAT, 0644);
-  if (fd < 0 || ftruncate(fd, 1) != 0) return nullptr;
+  if (fd < 0 || ftruncate(fd, 1) != 0)
+    return nullptr;
   void* p = mmap(nullptr, 1, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
   close(fd);
   return p == MAP_FAILED ? nullptr : static_cast<char*>(p);
@@ -65,7 +71,8 @@ char* map_phase(const char* path) {
 int loop(const char* db, const char* log_path, const char* phase_path, uint64_t seed) {
   char* phase = map_phase(phase_path);
   const int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-  if (!phase || log < 0) return 3;
+  if (!phase || log < 0)
+    return 3;
   *phase = opening;
   Store store(db, Store::Mode::read_write_create);
   std::mt19937_64 rng(seed);
@@ -80,7 +87,8 @@ int loop(const char* db, const char* log_path, const char* phase_path, uint64_t 
       *phase = between;
       // Written only after the commit returned: every line names an experiment that must survive.
       const std::string line = run + " " + record.name + "\n";
-      if (write(log, line.data(), line.size()) != static_cast<ssize_t>(line.size())) return 3;
+      if (write(log, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+        return 3;
     }
     *phase = finishing;
     store.finish_run(run, "complete");
@@ -93,21 +101,45 @@ int batch(const char* db, int runs, int experiments, uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (int r = 0; r < runs; ++r) {
     const std::string run = store.begin_run("concurrent", fake_device(), {{"test", "concurrent"}});
-    for (int k = 0; k < experiments; ++k) store.save_experiment(run, make_experiment(k, rng));
+    for (int k = 0; k < experiments; ++k)
+      store.save_experiment(run, make_experiment(k, rng));
     store.finish_run(run, "complete");
   }
   return 0;
 }
 
-}  // namespace
+int stall(const char* db, const char* log_path, int experiments, uint64_t seed) {
+  const int log = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+  if (log < 0)
+    return 3;
+  Store store(db, Store::Mode::read_write_create);
+  std::mt19937_64 rng(seed);
+  const std::string run = store.begin_run("stalled", fake_device(), {{"test", "resume"}});
+  for (int k = 0; k < experiments; ++k) {
+    const ExperimentRecord record = make_experiment(k, rng);
+    store.save_experiment(run, record);
+    const std::string line = run + " " + record.name + "\n";
+    if (write(log, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+      return 3;
+  }
+  for (;;)
+    pause();
+}
+
+} // namespace
 
 int main(int argc, char** argv) {
   try {
     const std::string mode = argc > 1 ? argv[1] : "";
-    if (mode == "loop" && argc == 6) return loop(argv[2], argv[3], argv[4], std::strtoull(argv[5], nullptr, 10));
+    if (mode == "loop" && argc == 6)
+      return loop(argv[2], argv[3], argv[4], std::strtoull(argv[5], nullptr, 10));
+    if (mode == "stall" && argc == 6)
+      return stall(argv[2], argv[3], std::atoi(argv[4]), std::strtoull(argv[5], nullptr, 10));
     if (mode == "batch" && argc == 6)
-      return batch(argv[2], std::atoi(argv[3]), std::atoi(argv[4]), std::strtoull(argv[5], nullptr, 10));
-    std::fprintf(stderr, "usage: store_writer loop DB LOG PHASE SEED | batch DB RUNS EXPS SEED\n");
+      return batch(argv[2], std::atoi(argv[3]), std::atoi(argv[4]),
+                   std::strtoull(argv[5], nullptr, 10));
+    std::fprintf(stderr, "usage: store_writer loop DB LOG PHASE SEED | batch DB RUNS EXPS SEED | "
+                         "stall DB LOG EXPS SEED\n");
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "store_writer: %s\n", e.what());

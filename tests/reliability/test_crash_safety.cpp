@@ -34,22 +34,29 @@ std::set<std::pair<std::string, std::string>> committed(const fs::path& log) {
   std::set<std::pair<std::string, std::string>> out;
   std::ifstream in(log);
   std::string run, name;
-  while (in >> run >> name) out.insert({run, name});
+  while (in >> run >> name)
+    out.insert({run, name});
   return out;
 }
 
 const char* phase_name(char p) {
   switch (p) {
-    case 'o': return "opening/creating the database";
-    case 'b': return "beginning a run";
-    case 's': return "inside an experiment's transaction";
-    case 'f': return "finishing a run";
-    case 'w': return "between transactions";
-    default: return "before the writer started";
+  case 'o':
+    return "opening/creating the database";
+  case 'b':
+    return "beginning a run";
+  case 's':
+    return "inside an experiment's transaction";
+  case 'f':
+    return "finishing a run";
+  case 'w':
+    return "between transactions";
+  default:
+    return "before the writer started";
   }
 }
 
-}  // namespace
+} // namespace
 
 TEST(CrashSafety, SigkillAtRandomMomentsLosesNothingCommitted) {
   ASSERT_FALSE(writer_program().empty());
@@ -59,24 +66,28 @@ TEST(CrashSafety, SigkillAtRandomMomentsLosesNothingCommitted) {
   std::printf("seed %llu\n", static_cast<unsigned long long>(seed));
   std::map<std::string, int> phases;
   int kills = 0, no_file_yet = 0, no_schema_yet = 0, interrupted_marked = 0;
-  std::map<std::string, std::pair<size_t, long>> last_check;  // per database: committed experiments, samples
+  std::map<std::string, std::pair<size_t, long>>
+      last_check; // per database: committed experiments, samples
+  int torn = 0;
   std::string db, log;
   const fs::path phase_file = dir.path / "phase";
 
   for (int i = 0; i < kill_count(); ++i) {
-    const bool fresh = i % 10 == 0;  // a new file: the kill may land in creation or migration
+    const bool fresh = i % 10 == 0; // a new file: the kill may land in creation or migration
     if (fresh) {
       db = (dir.path / ("crash-" + std::to_string(i) + ".db")).string();
       log = (dir.path / ("committed-" + std::to_string(i) + ".log")).string();
     }
     std::ofstream(phase_file, std::ios::trunc).put('-');
-    const pid_t pid = spawn({writer_program(), "loop", db, log, phase_file.string(), std::to_string(rng())});
+    const pid_t pid =
+        spawn({writer_program(), "loop", db, log, phase_file.string(), std::to_string(rng())});
     ASSERT_GT(pid, 0);
     const auto delay = std::chrono::microseconds(fresh ? rng() % 40000 : rng() % 300000);
     std::this_thread::sleep_for(delay);
     ASSERT_EQ(kill(pid, SIGKILL), 0);
     const int status = wait_for(pid);
-    ASSERT_EQ(status, 128 + SIGKILL) << "the writer ended by itself (exit " << status << ") before the kill";
+    ASSERT_EQ(status, 128 + SIGKILL)
+        << "the writer ended by itself (exit " << status << ") before the kill";
     ++kills;
     char phase = '-';
     std::ifstream(phase_file).get(phase);
@@ -91,14 +102,16 @@ TEST(CrashSafety, SigkillAtRandomMomentsLosesNothingCommitted) {
     {
       CheckDb check(db);
       ASSERT_TRUE(check.ok());
-      ASSERT_EQ(check.value("PRAGMA integrity_check"), "ok") << "kill " << i << " in phase " << phase;
+      ASSERT_EQ(check.value("PRAGMA integrity_check"), "ok")
+          << "kill " << i << " in phase " << phase;
     }
     bool schema_committed = false;
     {
       CheckDb check(db);
-      schema_committed = check.value("SELECT count(*) FROM sqlite_master WHERE name = 'run'") == "1";
+      schema_committed =
+          check.value("SELECT count(*) FROM sqlite_master WHERE name = 'run'") == "1";
     }
-    if (!schema_committed) {  // killed while creating the file: the next open starts it afresh
+    if (!schema_committed) { // killed while creating the file: the next open starts it afresh
       ++no_schema_yet;
       EXPECT_TRUE(must_survive.empty());
       EXPECT_NO_THROW(Store(db, Store::Mode::read_write_create));
@@ -112,25 +125,35 @@ TEST(CrashSafety, SigkillAtRandomMomentsLosesNothingCommitted) {
     }
     if (had_running) {
       Store read_only(db, Store::Mode::read_only);
-      for (const auto& r : read_only.list_runs()) EXPECT_NE(r.status, "running") << r.id;
+      for (const auto& r : read_only.list_runs())
+        EXPECT_NE(r.status, "running") << r.id;
       CheckDb check(db);
       EXPECT_NE(check.value("SELECT count(*) FROM run WHERE status = 'running'"), "0")
           << "a read-only open wrote to the database";
     }
-    { Store settle(db, Store::Mode::read_write_create); }  // what the next `apod run` does first
+    { Store settle(db, Store::Mode::read_write_create); } // what the next `apod run` does first
     CheckDb check(db);
     EXPECT_EQ(check.value("SELECT count(*) FROM run WHERE status = 'running'"), "0")
         << "the killed writer's run is still 'running'";
-    if (had_running) ++interrupted_marked;
-    EXPECT_EQ(check.value("SELECT count(*) FROM run WHERE status = 'interrupted' AND finished_at IS NOT NULL"), "0");
-    EXPECT_EQ(check.value("SELECT count(*) FROM run WHERE status = 'complete' AND finished_at IS NULL"), "0");
+    if (had_running)
+      ++interrupted_marked;
+    EXPECT_EQ(
+        check.value(
+            "SELECT count(*) FROM run WHERE status = 'interrupted' AND finished_at IS NOT NULL"),
+        "0");
+    EXPECT_EQ(
+        check.value("SELECT count(*) FROM run WHERE status = 'complete' AND finished_at IS NULL"),
+        "0");
     for (const auto& [run, name] : must_survive) {
-      EXPECT_EQ(check.value("SELECT status FROM experiment_run WHERE run_id = ?1 AND name = '" + name + "'", run),
+      EXPECT_EQ(check.value("SELECT status FROM experiment_run WHERE run_id = ?1 AND name = '" +
+                                name + "'",
+                            run),
                 "complete")
           << "committed experiment " << name << " of run " << run << " is missing after kill " << i;
     }
     const Contents c = check_whole_experiments(check);
     EXPECT_EQ(c.torn, 0);
+    torn += c.torn;
     last_check[db] = {must_survive.size(), c.samples};
     EXPECT_GE(c.experiments, static_cast<int>(must_survive.size()));
     // A complete run holds every experiment it began (store_writer finishes only after the last).
@@ -139,39 +162,49 @@ TEST(CrashSafety, SigkillAtRandomMomentsLosesNothingCommitted) {
               "0");
   }
 
-  std::printf("kills: %d (%d before the database file existed, %d before its schema was committed); "
-              "interrupted runs marked: %d\n", kills, no_file_yet, no_schema_yet, interrupted_marked);
-  for (const auto& [name, n] : phases) std::printf("  killed %s: %d\n", name.c_str(), n);
+  std::printf(
+      "kills: %d (%d before the database file existed, %d before its schema was committed); "
+      "interrupted runs marked: %d\n",
+      kills, no_file_yet, no_schema_yet, interrupted_marked);
+  for (const auto& [name, n] : phases)
+    std::printf("  killed %s: %d\n", name.c_str(), n);
   size_t committed_total = 0;
   long samples_total = 0;
-  for (const auto& [file, counts] : last_check) committed_total += counts.first, samples_total += counts.second;
-  std::printf("%zu databases; %zu experiments committed before a kill, all found whole; %ld samples; torn "
-              "experiments: 0\n", last_check.size(), committed_total, samples_total);
-  EXPECT_GE(phases["inside an experiment's transaction"], 1) << "no kill landed inside a transaction";
+  for (const auto& [file, counts] : last_check)
+    committed_total += counts.first, samples_total += counts.second;
+  std::printf("%zu databases; %zu experiments committed before a kill, checked; %ld samples; torn "
+              "experiments "
+              "found: %d\n",
+              last_check.size(), committed_total, samples_total, torn);
+  EXPECT_GE(phases["inside an experiment's transaction"], 1)
+      << "no kill landed inside a transaction";
   EXPECT_GT(interrupted_marked, 0);
 }
 
 TEST(CrashSafety, InterruptedRunIsResumedIntoTheSameRun) {
   TempDir dir;
   const std::string db = (dir.path / "resume.db").string(), log = (dir.path / "log").string();
-  const std::string phase = (dir.path / "phase").string();
-  const pid_t pid = spawn({writer_program(), "loop", db, log, phase, "7"});
+  const pid_t pid = spawn({writer_program(), "stall", db, log, "3", "7"});
   ASSERT_GT(pid, 0);
-  // Kill once at least one experiment is stored, while the run is unfinished.
-  for (int i = 0; i < 2000 && committed(log).empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  // Kill once three experiments are stored, while the run is unfinished.
+  for (int i = 0; i < 10000 && committed(log).size() < 3; ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  ASSERT_EQ(committed(log).size(), 3u);
   kill(pid, SIGKILL);
   wait_for(pid);
   Store store(db, Store::Mode::read_write);
   std::string interrupted;
   for (const auto& r : store.list_runs())
-    if (r.status == "interrupted") interrupted = r.id;
+    if (r.status == "interrupted")
+      interrupted = r.id;
   ASSERT_FALSE(interrupted.empty());
   const ResumableRun run = store.claim_run(interrupted);
-  EXPECT_FALSE(run.stored.empty());
+  EXPECT_EQ(run.stored.size(), 3u);
   EXPECT_EQ(run.environment["writer"]["pid"], getpid()) << "this process is now the run's writer";
   EXPECT_EQ(run.environment["resumed"].size(), 1u);
   for (const auto& r : store.list_runs()) {
-    if (r.id == interrupted) EXPECT_EQ(r.status, "running") << "claimed by a live process";
+    if (r.id == interrupted)
+      EXPECT_EQ(r.status, "running") << "claimed by a live process";
   }
   ExperimentRecord extra;
   extra.name = "e99_m0_s0";

@@ -2,8 +2,9 @@
 # Fault isolation on a GPU: `apod run --only offset_copy,fault_injection,stride_copy --quick` with
 # fault_injection told to fault the CUDA context (APOD_FAULT_INJECTION: an illegal address, then
 # a trap). The fault must fail only its own experiment, stored as failed with the CUDA error;
-# offset_copy before it and stride_copy after it complete with every point verified; the run is
-# partial and apod exits 4. A third pass forces the path for a context that cudaDeviceReset
+# offset_copy before it and stride_copy after it complete with every point verified (a point may
+# fail only for the runner's clock check, never for its output); the run is partial and apod
+# exits 4. A third pass forces the path for a context that cudaDeviceReset
 # cannot recover (APOD_TEST_ASSUME_UNRECOVERABLE=1): apod re-executes itself to finish the run.
 # Skipped (77) where there is no GPU.
 set -u
@@ -33,9 +34,9 @@ error = fault.get("error") or ""
 if want_error not in error or not re.search(r"cudaError\w+", error): problems.append(f"fault_injection error {error!r}")
 for exp in ("offset_copy", "stride_copy"):
     points = [m for m in run["measurements"] if m["experiment"] == exp]
-    bad = [m for m in points if m["status"] != "ok" or not m["verified"]]
+    bad = [m for m in points if not m["verified"] or (m["status"] != "ok" and "throttled clocks" not in (m["error"] or ""))]
     if by_name.get(exp, {}).get("status") != "complete": problems.append(f"{exp} not complete")
-    if not points or bad: problems.append(f"{exp}: {len(points)} points, {len(bad)} failed")
+    if not points or bad: problems.append(f"{exp}: {len(points)} points, {len(bad)} failed: {[m['error'] for m in bad][:3]}")
 if any(m["experiment"] == "fault_injection" for m in run["measurements"]): problems.append("fault_injection stored points")
 if problems:
     print(f"FAIL {name}: " + "; ".join(problems)); sys.exit(1)
@@ -60,6 +61,10 @@ for mode in illegal_address trap unrecoverable; do
   check_run "$mode" "$db" "$want" || failures=$((failures + 1))
   if [[ $force -eq 1 ]] && ! grep -q "in a fresh process" "$tmp/$mode.err"; then
     echo "FAIL $mode: apod did not continue in a fresh process"; cat "$tmp/$mode.err"; failures=$((failures + 1))
+  elif [[ $force -eq 0 ]]; then
+    grep -q "in a fresh process" "$tmp/$mode.err" && how="cudaDeviceReset did not clear it: continued in a fresh process" \
+      || how="cudaDeviceReset cleared it: continued in the same process"
+    echo "     $mode: $how"
   fi
 done
 echo "faults injected: 3, survived: $((3 - failures))"

@@ -45,7 +45,8 @@ bool import_text(const std::string& text, std::string* why = nullptr) {
   try {
     doc = parse_results(text, "input");
   } catch (const InputError& e) {
-    if (why) *why = e.what();
+    if (why)
+      *why = e.what();
     return false;
   }
   Store store(":memory:", Store::Mode::read_write_create);
@@ -53,7 +54,8 @@ bool import_text(const std::string& text, std::string* why = nullptr) {
     try {
       store.import_run(run);
     } catch (const std::exception& e) {
-      ADD_FAILURE() << "validated, then the import threw: " << e.what() << "\n  input: " << text.substr(0, 400);
+      ADD_FAILURE() << "validated, then the import threw: " << e.what()
+                    << "\n  input: " << text.substr(0, 400);
       return false;
     }
   }
@@ -62,7 +64,8 @@ bool import_text(const std::string& text, std::string* why = nullptr) {
 }
 
 /// The JSON pointer of every node of `j` but the root.
-void every_pointer(const json& j, const json::json_pointer& at, std::vector<json::json_pointer>& out) {
+void every_pointer(const json& j, const json::json_pointer& at,
+                   std::vector<json::json_pointer>& out) {
   if (j.is_object()) {
     for (const auto& [key, value] : j.items()) {
       out.push_back(at / key);
@@ -76,34 +79,53 @@ void every_pointer(const json& j, const json::json_pointer& at, std::vector<json
   }
 }
 
-}  // namespace
+} // namespace
 
-TEST(HostileJson, TheFullDocumentImports) { EXPECT_TRUE(import_text(full_document)); }
+TEST(HostileJson, TheFullDocumentImports) {
+  EXPECT_TRUE(import_text(full_document));
+}
 
 // Wrong types everywhere: each value of the document in turn replaced by each JSON type, and
 // each key removed. The importer must refuse or accept every one, never fail in between.
 TEST(HostileJson, EveryFieldReplacedByEveryTypeOrRemoved) {
   const json original = json::parse(full_document);
-  const std::vector<json> replacements = {nullptr, true, 0, -1, 1.5, 1e308, "", "x", json::array(),
-                                          json::object(), json::array({1, "a"}), "NaN", -0.0};
+  const std::vector<json> replacements = {nullptr,
+                                          true,
+                                          0,
+                                          -1,
+                                          1.5,
+                                          1e308,
+                                          "",
+                                          "x",
+                                          json::array(),
+                                          json::object(),
+                                          json::array({1, "a"}),
+                                          "NaN",
+                                          -0.0};
   std::vector<json::json_pointer> pointers;
   every_pointer(original, json::json_pointer(), pointers);
   int cases = 0, refused = 0;
   for (const auto& pointer : pointers) {
-    for (size_t r = 0; r <= replacements.size(); ++r) {  // the last one: remove the key
+    for (size_t r = 0; r <= replacements.size(); ++r) { // the last one: remove the key
       json doc = original;
       if (r < replacements.size()) {
         doc[pointer] = replacements[r];
       } else {
         json& parent = doc[pointer.parent_pointer()];
-        if (parent.is_object()) parent.erase(pointer.back()); else doc[pointer] = nullptr;
+        if (parent.is_object())
+          parent.erase(pointer.back());
+        else
+          doc[pointer] = nullptr;
       }
       ++cases;
-      if (!import_text(doc.dump())) ++refused;
-      if (HasFailure()) return;
+      if (!import_text(doc.dump()))
+        ++refused;
+      if (HasFailure())
+        return;
     }
   }
-  std::printf("%d mutated documents: %d refused with a message, %d imported\n", cases, refused, cases - refused);
+  std::printf("%d mutated documents: %d refused with a message, %d imported\n", cases, refused,
+              cases - refused);
   EXPECT_GT(cases, 500);
   EXPECT_GT(refused, 0);
 }
@@ -113,7 +135,8 @@ TEST(HostileJson, AdversarialDocumentsAreRefusedWithAMessage) {
   std::string deep_environment = full_document;
   const std::string environment = R"({"host": "h", "gpu_state": {"driver_branch": "r580"}})";
   std::string nested;
-  for (int i = 0; i < 100000; ++i) nested += R"({"a": )";
+  for (int i = 0; i < 100000; ++i)
+    nested += R"({"a": )";
   nested += "1" + std::string(100000, '}');
   deep_environment.replace(deep_environment.find(environment), environment.size(), nested);
   std::string ten_mb_id = full_document;
@@ -127,7 +150,8 @@ TEST(HostileJson, AdversarialDocumentsAreRefusedWithAMessage) {
   std::string duplicate_experiment = full_document;
   duplicate_experiment.replace(duplicate_experiment.find("fault_injection"), 15, "offset_copy");
   std::string huge_integer = full_document;
-  huge_integer.replace(huge_integer.find(R"("version": 1)"), 12, R"("version": 99999999999999999999)");
+  huge_integer.replace(huge_integer.find(R"("version": 1)"), 12,
+                       R"("version": 99999999999999999999)");
 
   const std::vector<std::pair<std::string, std::string>> cases = {
       {deep_array, "deeper than 64"},
@@ -149,7 +173,8 @@ TEST(HostileJson, AdversarialDocumentsAreRefusedWithAMessage) {
   for (const auto& [text, expected] : cases) {
     std::string why;
     EXPECT_FALSE(import_text(text, &why)) << "accepted: " << text.substr(0, 120);
-    EXPECT_NE(why.find(expected), std::string::npos) << "message '" << why.substr(0, 300) << "' lacks '" << expected << "'";
+    EXPECT_NE(why.find(expected), std::string::npos)
+        << "message '" << why.substr(0, 300) << "' lacks '" << expected << "'";
   }
 }
 
@@ -165,7 +190,8 @@ TEST(HostileJson, TenMegabyteLabelIsStoredVerbatim) {
 namespace {
 
 /// Writes `bytes` as a database file and opens it every way; returns how it went.
-void expect_refused_and_untouched(const fs::path& path, const std::string& bytes, const std::string& what) {
+void expect_refused_and_untouched(const fs::path& path, const std::string& bytes,
+                                  const std::string& what) {
   { std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes; }
   for (const auto mode : {Store::Mode::read_write_create, Store::Mode::read_write}) {
     try {
@@ -176,7 +202,7 @@ void expect_refused_and_untouched(const fs::path& path, const std::string& bytes
       ADD_FAILURE() << what << ": not an InputError: " << e.what();
     }
   }
-  try {  // reading may get further; whatever it cannot read must be an InputError too
+  try { // reading may get further; whatever it cannot read must be an InputError too
     Store store(path.string(), Store::Mode::read_only);
     store.list_runs();
     store.export_results();
@@ -185,11 +211,13 @@ void expect_refused_and_untouched(const fs::path& path, const std::string& bytes
     ADD_FAILURE() << what << ": not an InputError: " << e.what();
   }
   std::ifstream in(path, std::ios::binary);
-  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), bytes) << what << ": the file was changed";
-  EXPECT_FALSE(fs::exists(path.string() + "-wal") && fs::file_size(path.string() + "-wal") > 0) << what;
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}), bytes)
+      << what << ": the file was changed";
+  EXPECT_FALSE(fs::exists(path.string() + "-wal") && fs::file_size(path.string() + "-wal") > 0)
+      << what;
 }
 
-}  // namespace
+} // namespace
 
 TEST(HostileDatabase, TruncatedRandomAndOverwrittenFilesAreRefusedUnchanged) {
   TempDir dir;
@@ -216,20 +244,47 @@ TEST(HostileDatabase, TruncatedRandomAndOverwrittenFilesAreRefusedUnchanged) {
   int files = 0;
   for (size_t size : {size_t(50), size_t(100), size_t(4096), size_t(4096 + 100), bytes.size() / 2,
                       bytes.size() - 4096, bytes.size() - 1}) {
-    expect_refused_and_untouched(dir.path / "cut.db", bytes.substr(0, size), "truncated to " + std::to_string(size));
+    expect_refused_and_untouched(dir.path / "cut.db", bytes.substr(0, size),
+                                 "truncated to " + std::to_string(size));
     ++files;
   }
   for (size_t size : {size_t(1), size_t(100), size_t(4096), size_t(65536)}) {
     std::string noise(size, '\0');
-    for (auto& c : noise) c = static_cast<char>(rng());
-    expect_refused_and_untouched(dir.path / "noise.db", noise, "random bytes " + std::to_string(size));
+    for (auto& c : noise)
+      c = static_cast<char>(rng());
+    expect_refused_and_untouched(dir.path / "noise.db", noise,
+                                 "random bytes " + std::to_string(size));
     ++files;
   }
-  for (size_t page : {1, 2, 4}) {  // a valid header, then one page overwritten with noise
+  for (size_t page : {1, 2, 4}) { // a valid header, then one page overwritten with noise
     std::string damaged = bytes;
-    for (size_t i = page * 4096; i < (page + 1) * 4096 && i < damaged.size(); ++i) damaged[i] = static_cast<char>(rng());
-    expect_refused_and_untouched(dir.path / "damaged.db", damaged, "page " + std::to_string(page) + " overwritten");
+    for (size_t i = page * 4096; i < (page + 1) * 4096 && i < damaged.size(); ++i)
+      damaged[i] = static_cast<char>(rng());
+    expect_refused_and_untouched(dir.path / "damaged.db", damaged,
+                                 "page " + std::to_string(page) + " overwritten");
     ++files;
   }
   std::printf("%d damaged database files refused, none changed\n", files);
+}
+
+// Found by fuzz_store_open: text that is not UTF-8 (a label written by another program, or a
+// damaged byte) made every export of the database fail. It now exports with U+FFFD in its place.
+TEST(HostileDatabase, TextThatIsNotUtf8StillExports) {
+  TempDir dir;
+  const std::string db = (dir.path / "latin1.db").string();
+  {
+    Store store(db, Store::Mode::read_write_create);
+    store.import_run(parse_results(full_document, "doc")["runs"][0]);
+  }
+  {
+    CheckDb check(db);
+    check.rows("UPDATE run SET label = CAST(X'6e6967687419ff' AS TEXT)");
+    check.rows("UPDATE experiment_run SET error = CAST(X'c3' AS TEXT)");
+  }
+  Store store(db, Store::Mode::read_only);
+  json doc;
+  ASSERT_NO_THROW(doc = store.export_results());
+  std::string text;
+  ASSERT_NO_THROW(text = doc.dump());
+  EXPECT_EQ(doc["runs"][0]["label"], std::string("night\x19\xef\xbf\xbd")) << "0xff became U+FFFD";
 }

@@ -38,7 +38,8 @@ ExperimentRecord experiment(const std::string& name, int samples = 5, bool verif
   m.metric = "effective_bandwidth";
   m.unit = "GB/s";
   m.verified = verified;
-  for (int i = 0; i < samples; ++i) m.samples.push_back(100.0 + i);
+  for (int i = 0; i < samples; ++i)
+    m.samples.push_back(100.0 + i);
   r.measurements.push_back(m);
   return r;
 }
@@ -46,14 +47,15 @@ ExperimentRecord experiment(const std::string& name, int samples = 5, bool verif
 /// Rewrites a run's recorded writer (as if another process had begun it).
 void set_writer(const std::string& db, const std::string& run, const json& writer) {
   CheckDb check(db);
-  check.rows("UPDATE run SET environment = json_set(environment, '$.writer', json('" + writer.dump() +
-                 "')) WHERE id = ?1",
+  check.rows("UPDATE run SET environment = json_set(environment, '$.writer', json('" +
+                 writer.dump() + "')) WHERE id = ?1",
              run);
 }
 
 std::string status_of(Store& store, const std::string& id) {
   for (const auto& r : store.list_runs())
-    if (r.id == id) return r.status;
+    if (r.id == id)
+      return r.status;
   return "absent";
 }
 
@@ -62,7 +64,7 @@ std::string file_bytes(const std::string& path) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-}  // namespace
+} // namespace
 
 TEST(WriterState, TellsLiveDeadAndForeignProcessesApart) {
   const json me = current_writer();
@@ -70,24 +72,40 @@ TEST(WriterState, TellsLiveDeadAndForeignProcessesApart) {
   EXPECT_GE(me["start_ticks"].get<int64_t>(), 0);
   EXPECT_EQ(writer_state(me), WriterState::alive);
 
-  json reused = me;  // the same pid started at another time: a reused pid, the writer is gone
+  json reused = me; // the same pid started at another time: a reused pid, the writer is gone
   reused["start_ticks"] = me["start_ticks"].get<int64_t>() + 1;
   EXPECT_EQ(writer_state(reused), WriterState::gone);
 
   const pid_t child = spawn({"/bin/true"});
   ASSERT_GT(child, 0);
-  wait_for(child);
   json dead = me;
   dead["pid"] = child;
+  const auto child_stat = [&](int field) { // fields after the command name, 3 = state
+    std::ifstream in("/proc/" + std::to_string(child) + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), {});
+    std::istringstream rest(stat.substr(stat.rfind(')') + 1));
+    std::string value;
+    for (int i = 3; i <= field && rest >> value;)
+      ++i;
+    return value;
+  };
+  for (int i = 0; i < 5000 && child_stat(3) != "Z"; ++i)
+    usleep(1000);
+  ASSERT_EQ(child_stat(3), "Z") << "the child should have exited, unreaped";
+  dead["start_ticks"] = std::stoll(child_stat(22)); // its true start: only its state tells
+  EXPECT_EQ(writer_state(dead), WriterState::gone) << "a zombie (exited, not yet reaped) is gone";
+  wait_for(child);
   EXPECT_EQ(writer_state(dead), WriterState::gone);
 
   json rebooted = me;
   rebooted["boot_id"] = "00000000-0000-0000-0000-000000000000";
-  EXPECT_EQ(writer_state(rebooted), WriterState::gone) << "same host, another boot: the process died with it";
+  EXPECT_EQ(writer_state(rebooted), WriterState::gone)
+      << "same host, another boot: the process died with it";
 
   json elsewhere = dead;
   elsewhere["host"] = me["host"].get<std::string>() + "-other";
-  EXPECT_EQ(writer_state(elsewhere), WriterState::unknown) << "another host's processes are not ours to judge";
+  EXPECT_EQ(writer_state(elsewhere), WriterState::unknown)
+      << "another host's processes are not ours to judge";
   json other_namespace = dead;
   other_namespace["pid_namespace"] = "pid:[1]";
   EXPECT_EQ(writer_state(other_namespace), WriterState::unknown);
@@ -117,7 +135,8 @@ TEST(StoreRecovery, OpeningForWritingMarksOnlyDeadWritersRunsInterrupted) {
   {
     Store read_only(db, Store::Mode::read_only);
     std::map<std::string, std::string> status;
-    for (const auto& r : read_only.list_runs()) status[r.id] = r.status;
+    for (const auto& r : read_only.list_runs())
+      status[r.id] = r.status;
     EXPECT_EQ(status[dead_run], "interrupted") << "shown as interrupted";
     EXPECT_EQ(status[live_run], "running");
     EXPECT_EQ(status[foreign_run], "running");
@@ -131,7 +150,8 @@ TEST(StoreRecovery, OpeningForWritingMarksOnlyDeadWritersRunsInterrupted) {
 
   { Store writer(db, Store::Mode::read_write); }
   EXPECT_EQ(check.value("SELECT status FROM run WHERE id = ?1", dead_run), "interrupted");
-  EXPECT_EQ(check.value("SELECT status FROM run WHERE id = ?1", live_run), "running") << "its writer (us) lives";
+  EXPECT_EQ(check.value("SELECT status FROM run WHERE id = ?1", live_run), "running")
+      << "its writer (us) lives";
   EXPECT_EQ(check.value("SELECT status FROM run WHERE id = ?1", foreign_run), "running")
       << "another host's run is left alone";
   EXPECT_EQ(check.value("SELECT count(*) FROM experiment_run WHERE run_id = ?1", dead_run), "1");
@@ -158,7 +178,7 @@ TEST(StoreRecovery, ClaimRunAcceptsOnlyResumableRuns) {
 
   store.mark_interrupted(mine);
   EXPECT_EQ(status_of(store, mine), "interrupted");
-  r = store.claim_run(mine);  // (a resume by another process is recorded: test_crash_safety)
+  r = store.claim_run(mine); // (a resume by another process is recorded: test_crash_safety)
   EXPECT_EQ(status_of(store, mine), "running");
   EXPECT_TRUE(r.environment.contains("plan")) << "the environment comes back whole";
 }
@@ -178,7 +198,8 @@ TEST(StoreRecovery, ClaimRunRefusesARunALiveProcessIsWriting) {
     std::string stat((std::istreambuf_iterator<char>(in)), {});
     std::istringstream rest(stat.substr(stat.rfind(')') + 1));
     std::string f;
-    for (int i = 3; i <= 22; ++i) rest >> f;
+    for (int i = 3; i <= 22; ++i)
+      rest >> f;
     return json(std::stoll(f));
   }();
   init["pid"] = 1;
@@ -189,7 +210,8 @@ TEST(StoreRecovery, ClaimRunRefusesARunALiveProcessIsWriting) {
     store.claim_run(run);
     FAIL() << "claimed a run that a live process is writing";
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("still being written (pid 1"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("still being written (pid 1"), std::string::npos)
+        << e.what();
   }
 }
 
@@ -230,9 +252,10 @@ TEST(StoreRecovery, FileSizeLimitGivesAClearErrorAndKeepsTheDatabase) {
   }
   const pid_t child = fork();
   ASSERT_GE(child, 0);
-  if (child == 0) {  // the limit applies to this process only
+  if (child == 0) { // the limit applies to this process only
     signal(SIGXFSZ, SIG_IGN);
-    const rlim_t limit = fs::file_size(db) + (fs::exists(db + "-wal") ? fs::file_size(db + "-wal") : 0) + 8192;
+    const rlim_t limit =
+        fs::file_size(db) + (fs::exists(db + "-wal") ? fs::file_size(db + "-wal") : 0) + 8192;
     rlimit rl{limit, limit};
     setrlimit(RLIMIT_FSIZE, &rl);
     int code = 10;
@@ -240,13 +263,15 @@ TEST(StoreRecovery, FileSizeLimitGivesAClearErrorAndKeepsTheDatabase) {
       Store store(db, Store::Mode::read_write_create);
       const std::string run = store.begin_run("after", test_device(), json::object());
       store.save_experiment(run, experiment("too_big", 200000));
-      code = 11;  // the write went through: the limit did not bite
+      code = 11; // the write went through: the limit did not bite
     } catch (const InputError& e) {
       const std::string what = e.what();
       code = what.find("disk is full or a file-size limit") != std::string::npos ||
                      what.find("a full disk, a file-size limit") != std::string::npos
-                 ? 0 : 12;
-      if (code) std::fprintf(stderr, "message: %s\n", e.what());
+                 ? 0
+                 : 12;
+      if (code)
+        std::fprintf(stderr, "message: %s\n", e.what());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "wrong exception type: %s\n", e.what());
       code = 13;
@@ -265,6 +290,7 @@ TEST(StoreRecovery, FileSizeLimitGivesAClearErrorAndKeepsTheDatabase) {
   EXPECT_EQ(after["runs"][0], kept["runs"][0]);
   if (after["runs"].size() == 2) {
     EXPECT_EQ(after["runs"][1]["status"], "interrupted");
-    EXPECT_EQ(after["runs"][1]["experiments"].size(), 0u) << "the experiment that did not fit is wholly absent";
+    EXPECT_EQ(after["runs"][1]["experiments"].size(), 0u)
+        << "the experiment that did not fit is wholly absent";
   }
 }

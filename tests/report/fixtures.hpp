@@ -29,6 +29,11 @@ inline json three_runs() {
 inline json catalog() {
   return load_fixture("synthetic_catalog.json");
 }
+/// Schema 2: 10 H200 runs with a 10 % step from the 7th on and a one-run spike in the 4th, 2 A100
+/// runs (the second without peak_copy and telemetry), environments that differ.
+inline json history() {
+  return load_fixture("synthetic_history.json");
+}
 inline json references() {
   return load_fixture("synthetic_references.json");
 }
@@ -51,7 +56,7 @@ inline const MetricView& metric_in(const ExperimentView& experiment, const std::
 inline json spec_for(const PageModel& page, const std::string& experiment,
                      const std::string& metric) {
   const ExperimentView& view = experiment_in(page, experiment);
-  return build_chart_spec(view, metric_in(view, metric), page.several_runs());
+  return build_chart_spec(page, view, metric_in(view, metric));
 }
 
 /// The layers whose mark type is `type` (a mark is a string or an object with "type").

@@ -1,6 +1,6 @@
 // Renders a results document to an HTML file with the report library alone, so the report's
 // tests (tests/browser) need neither a GPU nor the rest of apod.
-// Usage: render_fixture RESULTS.json CATALOG.json REFERENCES.json OUT.html
+// Usage: render_fixture RESULTS.json CATALOG.json REFERENCES.json OUT.html [PRICES.json]
 #include "report.hpp"
 
 #include <fstream>
@@ -17,13 +17,17 @@ nlohmann::ordered_json read_json(const char* path) {
 } // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5) {
-    std::cerr << "usage: render_fixture RESULTS.json CATALOG.json REFERENCES.json OUT.html\n";
+  if (argc != 5 && argc != 6) {
+    std::cerr << "usage: render_fixture RESULTS.json CATALOG.json REFERENCES.json OUT.html "
+                 "[PRICES.json]\n";
     return 2;
   }
   try {
-    const std::string html =
-        apod::report::render_html(read_json(argv[1]), read_json(argv[2]), read_json(argv[3]));
+    apod::report::RenderOptions options;
+    if (argc == 6)
+      options.prices = apod::report::load_prices(argv[5]);
+    const std::string html = apod::report::render_html(read_json(argv[1]), read_json(argv[2]),
+                                                       read_json(argv[3]), options);
     std::ofstream out(argv[4], std::ios::binary);
     out << html;
     if (!out.flush())

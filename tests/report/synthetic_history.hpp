@@ -48,8 +48,8 @@ inline nlohmann::ordered_json synthetic_matrix_catalog() {
   };
   auto chart = [](const char* metric, const char* x, bool log_x, const char* color,
                   const char* mark, const char* limit) {
-    return json{{"metric", metric}, {"x", x},         {"x_title", x},         {"log_x", log_x},
-                {"color", color},   {"mark", mark},   {"limit", limit},       {"vega_lite", nullptr}};
+    return json{{"metric", metric}, {"x", x},       {"x_title", x},   {"log_x", log_x},
+                {"color", color},   {"mark", mark}, {"limit", limit}, {"vega_lite", nullptr}};
   };
   return {
       {"peak_copy", entry("Achievable copy bandwidth", 5,
@@ -71,7 +71,8 @@ inline nlohmann::ordered_json synthetic_matrix_catalog() {
 inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
   using json = nlohmann::ordered_json;
   SyntheticNoise noise(42);
-  const std::string synthetic = "synthetic history (tests/report/synthetic_history.hpp), not a measurement";
+  const std::string synthetic =
+      "synthetic history (tests/report/synthetic_history.hpp), not a measurement";
 
   auto measurement = [&](const char* experiment, json params, const char* metric, const char* unit,
                          const char* direction, double centre, double spread) {
@@ -87,15 +88,33 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
         used.push_back(samples.back());
     }
     const Summary s = summarize(used);
-    return json{{"experiment", experiment}, {"params", std::move(params)}, {"metric", metric},
-                {"unit", unit}, {"direction", direction}, {"median", s.median}, {"min", s.min},
-                {"max", s.max}, {"mean", s.mean}, {"stddev", s.stddev}, {"rsd", s.rsd},
-                {"q1", s.q1}, {"q3", s.q3}, {"iqr", s.iqr}, {"ci_low", s.ci_low},
-                {"ci_high", s.ci_high}, {"n", n}, {"samples", samples},
-                {"sample_excluded", excluded}, {"dropped", n - static_cast<int>(used.size())},
-                {"stop_reason", n >= 59 ? "time_cap" : "converged"}, {"noisy", n >= 59},
-                {"comparability_key", ""}, {"verified", true}, {"status", "ok"},
-                {"error", nullptr}, {"extra", {{"bytes_moved", 2147483648.0}}}};
+    return json{{"experiment", experiment},
+                {"params", std::move(params)},
+                {"metric", metric},
+                {"unit", unit},
+                {"direction", direction},
+                {"median", s.median},
+                {"min", s.min},
+                {"max", s.max},
+                {"mean", s.mean},
+                {"stddev", s.stddev},
+                {"rsd", s.rsd},
+                {"q1", s.q1},
+                {"q3", s.q3},
+                {"iqr", s.iqr},
+                {"ci_low", s.ci_low},
+                {"ci_high", s.ci_high},
+                {"n", n},
+                {"samples", samples},
+                {"sample_excluded", excluded},
+                {"dropped", n - static_cast<int>(used.size())},
+                {"stop_reason", n >= 59 ? "time_cap" : "converged"},
+                {"noisy", n >= 59},
+                {"comparability_key", ""},
+                {"verified", true},
+                {"status", "ok"},
+                {"error", nullptr},
+                {"extra", {{"bytes_moved", 2147483648.0}}}};
   };
 
   json document = {{"format", "apod-results"},
@@ -108,9 +127,8 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
     const double dram = a100 ? 1555.2 : 4814.3;
     json measurements = json::array();
     auto add = [&](json m, const std::string& model) {
-      m["comparability_key"] =
-          comparability_key(model, "570", m["experiment"].get<std::string>(), 1, m["params"],
-                            m["metric"].get<std::string>());
+      m["comparability_key"] = comparability_key(model, "570", m["experiment"].get<std::string>(),
+                                                 1, m["params"], m["metric"].get<std::string>());
       measurements.push_back(std::move(m));
     };
     const std::string model = a100 ? "NVIDIA A100-SXM4-40GB" : "NVIDIA H200";
@@ -123,8 +141,10 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
                                                  blocks ? fmt::format("b{}", blocks) : "full");
           const double centre = dram * scale * (0.70 + 0.012 * vector_bytes + 0.01 * elements);
           json m = measurement("peak_copy",
-                               {{"method", "kernel"}, {"vector_bytes", vector_bytes},
-                                {"elements_per_thread", elements}, {"blocks_per_sm", blocks},
+                               {{"method", "kernel"},
+                                {"vector_bytes", vector_bytes},
+                                {"elements_per_thread", elements},
+                                {"blocks_per_sm", blocks},
                                 {"config", config}},
                                "effective_bandwidth", "GB/s", "higher", centre, 0.01);
           best = std::max(best, m["median"].get<double>());
@@ -143,15 +163,15 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
                         dram * (offset % (32 / word_bytes) ? 0.55 : 0.8), 0.01),
             model);
     for (int stride = 1; stride <= 16; ++stride)
-      add(measurement("stride_copy", {{"word_bytes", 4}, {"stride", stride}},
-                      "effective_bandwidth", "GB/s", "higher", dram * 0.8 / stride, 0.01),
+      add(measurement("stride_copy", {{"word_bytes", 4}, {"stride", stride}}, "effective_bandwidth",
+                      "GB/s", "higher", dram * 0.8 / stride, 0.01),
           model);
-    for (const char* series : {"h2d pageable", "h2d pinned", "d2h pageable", "d2h pinned",
-                               "zero_copy mapped"})
+    for (const char* series :
+         {"h2d pageable", "h2d pinned", "d2h pageable", "d2h pinned", "zero_copy mapped"})
       for (double bytes = 4096; bytes <= 268435456; bytes *= 4)
         add(measurement("host_transfer", {{"series", series}, {"bytes", bytes}},
-                        "effective_bandwidth", "GB/s", "higher",
-                        55.0 * bytes / (bytes + 2e5), 0.02),
+                        "effective_bandwidth", "GB/s", "higher", 55.0 * bytes / (bytes + 2e5),
+                        0.02),
             model);
     for (const char* law : {"strong", "weak"}) {
       for (int sms = 8; sms <= 132; sms += 16)
@@ -166,11 +186,10 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
       for (const char* kernel : {"fast", "medium", "slow"})
         for (const char* config : {"pinned mapped", "pinned", "pageable", "pinned mapped new",
                                    "pinned new", "pageable new"})
-          for (const char* metric : {"overall_ms", "kernel_ms", "overhead_ms",
-                                     "ratio_to_first_row", "parallel_fraction", "amdahl_limit"})
-            add(measurement("overlap_matrix",
-                            {{"n", n}, {"kernel", kernel}, {"config", config}}, metric, "ms",
-                            "lower", 0.02 + n / 1e7, 0.03),
+          for (const char* metric : {"overall_ms", "kernel_ms", "overhead_ms", "ratio_to_first_row",
+                                     "parallel_fraction", "amdahl_limit"})
+            add(measurement("overlap_matrix", {{"n", n}, {"kernel", kernel}, {"config", config}},
+                            metric, "ms", "lower", 0.02 + n / 1e7, 0.03),
                 model);
     for (const char* mode : {"sequential", "staged"})
       for (int streams = 1; streams <= 32; streams *= 2)
@@ -191,10 +210,13 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
                            {"power_w", noise.around(a100 ? 300 : 520, 0.1)},
                            {"throttle_reasons", 0}});
     json experiments = json::array();
-    for (const char* name : {"peak_copy", "offset_copy", "stride_copy", "host_transfer",
-                             "scaling", "overlap_matrix", "staged_copy"})
-      experiments.push_back({{"name", name}, {"version", 1}, {"status", "complete"},
-                             {"error", nullptr}, {"started_at", nullptr},
+    for (const char* name : {"peak_copy", "offset_copy", "stride_copy", "host_transfer", "scaling",
+                             "overlap_matrix", "staged_copy"})
+      experiments.push_back({{"name", name},
+                             {"version", 1},
+                             {"status", "complete"},
+                             {"error", nullptr},
+                             {"started_at", nullptr},
                              {"wall_s", noise.around(5, 0.5)}});
     const int day = r % 28 + 1, month = r / 28 % 12 + 1;
     json run = {
@@ -205,25 +227,46 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
         {"status", "complete"},
         {"apod_version", "0.1.0"},
         {"environment",
-         {{"host", "synthetic"}, {"os", "Ubuntu 24.04.3 LTS"},
-          {"kernel", r < runs / 2 ? "Linux 6.8.0" : "Linux 6.8.1"}, {"machine", "x86_64"},
-          {"cpu_model", "synthetic CPU"}, {"cpu_count", 16}, {"apod_version", "0.1.0"},
-          {"apod_commit", "0123456789ab"}, {"apod_dirty", false},
-          {"compiler", "gcc 12.2.0 + nvcc 13.0.88"}, {"build_type", "release"},
-          {"cuda_architectures", "75,80,90"}, {"note", synthetic},
+         {{"host", "synthetic"},
+          {"os", "Ubuntu 24.04.3 LTS"},
+          {"kernel", r < runs / 2 ? "Linux 6.8.0" : "Linux 6.8.1"},
+          {"machine", "x86_64"},
+          {"cpu_model", "synthetic CPU"},
+          {"cpu_count", 16},
+          {"apod_version", "0.1.0"},
+          {"apod_commit", "0123456789ab"},
+          {"apod_dirty", false},
+          {"compiler", "gcc 12.2.0 + nvcc 13.0.88"},
+          {"build_type", "release"},
+          {"cuda_architectures", "75,80,90"},
+          {"note", synthetic},
           {"gpu_state",
-           {{"nvml", "available"}, {"driver_version", "570.86.15"}, {"driver_branch", "570"},
-            {"persistence_mode", 1}, {"compute_mode", "default"}, {"mig_mode", 0},
-            {"power_limit_w", 700.0}, {"max_sm_clock_mhz", 1980}, {"max_memory_clock_mhz", 3201}}},
+           {{"nvml", "available"},
+            {"driver_version", "570.86.15"},
+            {"driver_branch", "570"},
+            {"persistence_mode", 1},
+            {"compute_mode", "default"},
+            {"mig_mode", 0},
+            {"power_limit_w", 700.0},
+            {"max_sm_clock_mhz", 1980},
+            {"max_memory_clock_mhz", 3201}}},
           {"sampling",
-           {{"min_samples", 10}, {"max_samples", 1000}, {"target_ci_rel", 0.005},
-            {"max_point_s", 1.0}, {"flush_l2", true}, {"monitor_clocks", true}}},
-          {"repeat", {{"index", r % 5 + 1}, {"count", 5}, {"batch", fmt::format("b{:04d}", r / 5)}}}}},
+           {{"min_samples", 10},
+            {"max_samples", 1000},
+            {"target_ci_rel", 0.005},
+            {"max_point_s", 1.0},
+            {"flush_l2", true},
+            {"monitor_clocks", true}}},
+          {"repeat",
+           {{"index", r % 5 + 1}, {"count", 5}, {"batch", fmt::format("b{:04d}", r / 5)}}}}},
         {"device",
-         {{"ordinal", 0}, {"name", model},
+         {{"ordinal", 0},
+          {"name", model},
           {"uuid", a100 ? "GPU-synthetic-a100" : "GPU-synthetic-h200"},
-          {"compute_capability", a100 ? "8.0" : "9.0"}, {"sm_count", a100 ? 108 : 132},
-          {"theoretical_bandwidth_gbs", dram}, {"theoretical_pcie_gbs", a100 ? 31.5 : 63.0}}},
+          {"compute_capability", a100 ? "8.0" : "9.0"},
+          {"sm_count", a100 ? 108 : 132},
+          {"theoretical_bandwidth_gbs", dram},
+          {"theoretical_pcie_gbs", a100 ? 31.5 : 63.0}}},
         {"experiments", std::move(experiments)},
         {"telemetry", std::move(telemetry)},
         {"measurements", std::move(measurements)},

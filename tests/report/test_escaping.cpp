@@ -28,6 +28,17 @@ json hostile_results() {
   return results;
 }
 
+// Every data row of a spec, at the top and in its layers.
+std::vector<json> data_rows(const json& spec) {
+  std::vector<json> rows;
+  for (const auto& row : spec.value("data", json::object()).value("values", json::array()))
+    rows.push_back(row);
+  for (const auto& layer : spec.value("layer", json::array()))
+    for (const auto& row : layer.value("data", json::object()).value("values", json::array()))
+      rows.push_back(row);
+  return rows;
+}
+
 std::vector<json> chart_specs(const std::string& html) {
   std::vector<ScriptElement> scripts;
   markup_without_scripts(html, &scripts);
@@ -55,7 +66,10 @@ TEST(Escaping, OnlyOurScriptElementsExist) {
   std::vector<ScriptElement> scripts;
   markup_without_scripts(html, &scripts);
   const std::size_t charts = chart_specs(html).size();
-  EXPECT_EQ(charts, 7u); // six experiments with verified points, h2d_copy with two metrics
+  const std::string sections = html.substr(html.find("<section class=\"experiment\""));
+  // Six experiments with verified points, h2d_copy with two metrics.
+  EXPECT_EQ(count(sections, "<script type=\"application/json\" data-chart-for="), 7u);
+  EXPECT_EQ(count(html, "class=\"chart-canvas\""), charts); // and the page's own charts
   EXPECT_EQ(scripts.size(), 4 + charts); // vega, vega-lite, vega-embed, charts.js + specs
   EXPECT_EQ(count(html, "<script"), scripts.size());
   EXPECT_EQ(count(html, "</script>"), scripts.size());
@@ -66,9 +80,27 @@ TEST(Escaping, SqlLikeLabelIsStoredAndShownVerbatim) {
   EXPECT_NE(html.find("nightly&apos;; DROP TABLE runs; --"), std::string::npos);
   bool seen = false;
   for (const auto& spec : chart_specs(html))
-    for (const auto& row : spec["data"]["values"])
-      seen = seen || row["run"] == sql_label;
+    for (const auto& row : data_rows(spec))
+      seen = seen || row.value("run", "") == sql_label;
   EXPECT_TRUE(seen) << "the chart data should carry the label exactly";
+}
+
+TEST(Escaping, EnvironmentsPricesAndHistoryAppearOnlyEscaped) {
+  // The history fixture's A100 run has a hostile host name and an environment key and value
+  // with markup; a price names a hostile model.
+  RenderOptions options;
+  options.prices = {{"NVIDIA H200", 32000}, {"<script>window.__apod_pwned=4</script>", 1}};
+  const std::string html = render_html(history(), catalog(), references(), options);
+  std::vector<ScriptElement> scripts;
+  const std::string markup = markup_without_scripts(html, &scripts);
+  EXPECT_EQ(html.find("<script>window.__apod_pwned"), std::string::npos);
+  EXPECT_EQ(html.find("<b>odd key"), std::string::npos);
+  EXPECT_EQ(html.find("<i>odd value"), std::string::npos);
+  EXPECT_NE(markup.find("&lt;script&gt;window.__apod_pwned=3&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(markup.find("&lt;script&gt;window.__apod_pwned=4&lt;/script&gt;"), std::string::npos);
+  EXPECT_NE(markup.find("&lt;b&gt;odd key&lt;/b&gt;"), std::string::npos);
+  EXPECT_EQ(scripts.size(), 4 + chart_specs(html).size());
+  EXPECT_EQ(count(html, "<script"), scripts.size());
 }
 
 TEST(JsonForScript, CannotEndOrBendAScriptAndRoundTrips) {

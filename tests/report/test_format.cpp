@@ -32,6 +32,13 @@ TEST(Format, ParametersNamedBytesAreSizes) {
   EXPECT_EQ(format_params(json::object()), "—");
 }
 
+TEST(Format, RangesNameTheirUnitOnceUnlessItIsASize) {
+  EXPECT_EQ(format_range(3550.58, 4540.56, "GB/s"), "3550.6 – 4540.6 GB/s");
+  EXPECT_EQ(format_range(0.0123, 0.02, "ms"), "0.0123 – 0.02 ms");
+  EXPECT_EQ(format_range(4096, 1048576, "bytes"), "4 KiB – 1 MiB");
+  EXPECT_EQ(format_range(80, 90, "%"), "80.0 % – 90.0 %");
+}
+
 TEST(Format, TimestampsAndCudaVersions) {
   EXPECT_EQ(format_timestamp("2026-11-22T06:01:02.345Z"), "2026-11-22 06:01:02 UTC");
   EXPECT_EQ(format_timestamp("yesterday"), "yesterday"); // not ours: shown as stored

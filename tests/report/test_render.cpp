@@ -57,7 +57,8 @@ TEST(RenderedChartMetric, TheCatalogsChartMetricIsChartedAndHeadlined) {
   const std::string summary = html.substr(html.find("id=\"summary\""),
                                           html.find("id=\"runs\"") - html.find("id=\"summary\""));
   EXPECT_NE(summary.find("0.008 ms"), std::string::npos);
-  EXPECT_EQ(count(html, "<script type=\"application/json\" data-chart-for="),
+  const std::string sections = html.substr(html.find("<section class=\"experiment\""));
+  EXPECT_EQ(count(sections, "<script type=\"application/json\" data-chart-for="),
             6u); // h2d_copy's bandwidth gets no chart of its own
   EXPECT_NE(html.find("55.02 GB/s"), std::string::npos); // but stays in the values table
 }
@@ -112,6 +113,18 @@ TEST_F(RenderedOneRun, NotesPublishedFiguresAndVersions) {
 TEST_F(RenderedOneRun, LongValueTablesStartFolded) {
   EXPECT_TRUE(has("<details class=\"values\">\n<summary>Values: 66 points"));
   EXPECT_TRUE(has("<details class=\"values\" open>\n<summary>Values: 7 points"));
+  EXPECT_TRUE(has("<h3>Published figures</h3>\n<details class=\"values\" open>\n"
+                  "<summary>1 published figure</summary>"));
+}
+
+TEST(RenderedReferences, LongPublishedTablesStartFoldedToo) {
+  json figures = json::array();
+  for (int i = 0; i < 41; ++i)
+    figures.push_back(references()[0]); // offset_copy's
+  const std::string html = render_html(one_run(), catalog(), figures);
+  EXPECT_NE(html.find("<h3>Published figures</h3>\n<details class=\"values\">\n"
+                      "<summary>41 published figures</summary>"),
+            std::string::npos);
 }
 
 TEST(RenderedThreeRuns, RunsAreNamedApartAndTablesGetARunColumn) {

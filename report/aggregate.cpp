@@ -1,0 +1,54 @@
+#include "aggregate.hpp"
+
+#include "format.hpp"
+
+#include "measurement.hpp"
+
+#include <map>
+#include <utility>
+
+namespace apod::report {
+
+std::optional<double> median_of(const std::vector<double>& values) {
+  if (values.empty())
+    return std::nullopt;
+  return apod::summarize(values).median;
+}
+
+std::vector<PointAcrossRuns> points_across_runs(const MetricView& metric) {
+  std::vector<PointAcrossRuns> groups;
+  std::map<std::pair<std::string, std::string>, std::size_t> index_of;
+  for (const auto& point : metric.points) {
+    if (!point.ok)
+      continue;
+    const json& params = member(*point.measurement, "params");
+    const auto key = std::pair(point.run->device_model, params.dump());
+    auto [it, added] = index_of.try_emplace(key, groups.size());
+    if (added) {
+      groups.emplace_back();
+      groups.back().device_model = point.run->device_model;
+      groups.back().params = &params;
+    }
+    groups[it->second].points.push_back(&point);
+  }
+  for (auto& group : groups) {
+    std::vector<double> medians, pct_limit, pct_peak;
+    for (const PointView* point : group.points) {
+      medians.push_back(point->median);
+      if (point->pct_of_limit)
+        pct_limit.push_back(*point->pct_of_limit);
+      if (point->pct_of_peak)
+        pct_peak.push_back(*point->pct_of_peak);
+    }
+    const Summary stats = apod::summarize(medians);
+    group.median = stats.median;
+    group.min = stats.min;
+    group.max = stats.max;
+    group.pct_of_limit = median_of(pct_limit);
+    group.pct_of_peak = median_of(pct_peak);
+    group.runs_with_peak = pct_peak.size();
+  }
+  return groups;
+}
+
+} // namespace apod::report

@@ -1,0 +1,96 @@
+#include "headlines.hpp"
+
+#include "aggregate.hpp"
+#include "format.hpp"
+#include "measurement.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace apod::report {
+
+std::optional<double> HeadlineSeries::spread_pct() const {
+  if (points.empty() || median == 0)
+    return std::nullopt;
+  return 100.0 * (max - min) / std::abs(median);
+}
+
+std::string HeadlineSeries::title(bool with_model) const {
+  std::string text = experiment->title + ": " + display_name(metric->metric);
+  return with_model ? text + " · " + device_model : text;
+}
+
+namespace {
+
+// Two points are the same figure when their comparability keys are equal (model, driver branch,
+// experiment version, parameters, metric: docs/results-format.md); results without keys fall
+// back to the metric and the parameters.
+bool same_figure(const PointView& point, const HeadlineSeries& series) {
+  if (!series.key.empty())
+    return string_at(*point.measurement, "comparability_key") == series.key;
+  return member(*point.measurement, "params") == member(*series.headline->measurement, "params");
+}
+
+void summarise(HeadlineSeries& series) {
+  std::vector<double> medians, pct_limit, pct_peak;
+  for (const PointView* point : series.points) {
+    medians.push_back(point->median);
+    if (point->pct_of_limit)
+      pct_limit.push_back(*point->pct_of_limit);
+    if (point->pct_of_peak)
+      pct_peak.push_back(*point->pct_of_peak);
+  }
+  const Summary stats = apod::summarize(medians);
+  series.median = stats.median;
+  series.min = stats.min;
+  series.max = stats.max;
+  series.pct_of_limit = median_of(pct_limit);
+  series.pct_of_peak = median_of(pct_peak);
+  series.runs_with_peak = pct_peak.size();
+}
+
+// The series of one metric on one device model, or nothing when no run of it has a verified point.
+std::optional<HeadlineSeries> follow(const PageModel& page, const ExperimentView& experiment,
+                                     const MetricView& metric, const std::string& model) {
+  const std::vector<const RunView*> runs = page.runs_of_model(model);
+  std::map<const RunView*, std::vector<const PointView*>> ok_points;
+  for (const auto& point : metric.points)
+    if (point.ok && point.run->device_model == model)
+      ok_points[point.run].push_back(&point);
+
+  HeadlineSeries series;
+  series.experiment = &experiment;
+  series.metric = &metric;
+  series.device_model = model;
+  series.model_runs = runs.size();
+  for (auto run = runs.rbegin(); run != runs.rend() && !series.headline; ++run)
+    for (const PointView* point : ok_points[*run])
+      if (!series.headline || (metric.higher_is_better ? point->median > series.headline->median
+                                                       : point->median < series.headline->median))
+        series.headline = point;
+  if (!series.headline)
+    return std::nullopt;
+  series.key = string_at(*series.headline->measurement, "comparability_key");
+  for (const RunView* run : runs)
+    for (const PointView* point : ok_points[run])
+      if (same_figure(*point, series)) {
+        series.points.push_back(point);
+        break;
+      }
+  summarise(series);
+  return series;
+}
+
+} // namespace
+
+std::vector<HeadlineSeries> headline_series(const PageModel& page) {
+  std::vector<HeadlineSeries> all;
+  for (const auto& experiment : page.experiments)
+    for (const auto& model : page.device_models)
+      for (const MetricView* metric : experiment.headline_metrics())
+        if (auto series = follow(page, experiment, *metric, model))
+          all.push_back(std::move(*series));
+  return all;
+}
+
+} // namespace apod::report

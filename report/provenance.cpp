@@ -1,0 +1,372 @@
+#include "provenance.hpp"
+
+#include "charts.hpp"
+#include "format.hpp"
+#include "sections.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace apod::report {
+
+namespace {
+
+using Facts = std::vector<std::pair<std::string, std::string>>;
+
+// The environment's keys (runner/environment.cpp, runner/run.cpp) in the groups a reader looks
+// for; anything else, from newer or older writers, is shown under "other".
+struct Group {
+  const char* title;
+  std::vector<std::string> keys;     ///< exact keys
+  std::vector<std::string> prefixes; ///< or keys under these objects
+};
+const std::vector<Group>& groups() {
+  static const std::vector<Group> all = {
+      {"host", {"host", "os", "kernel", "machine", "cpu_model", "cpu_count", "gpu_numa_node"}, {}},
+      {"build",
+       {"apod_version", "apod_commit", "apod_dirty", "compiler", "build_type", "cuda_architectures",
+        "cuda_toolkit_build", "extra_cuda_flags"},
+       {"build."}},
+      {"GPU state (NVML)", {}, {"gpu_state."}},
+      {"sampling", {}, {"sampling."}},
+      {"repeat", {}, {"repeat."}},
+      {"plan", {"plan"}, {}},
+  };
+  return all;
+}
+
+std::size_t group_of(const std::string& key) {
+  for (std::size_t i = 0; i < groups().size(); ++i) {
+    const Group& group = groups()[i];
+    if (std::find(group.keys.begin(), group.keys.end(), key) != group.keys.end())
+      return i;
+    for (const auto& prefix : group.prefixes)
+      if (key.rfind(prefix, 0) == 0)
+        return i;
+  }
+  return groups().size(); // other
+}
+
+// Under its group's title "gpu_state.driver_version" reads as "driver_version".
+std::string key_in_group(const std::string& key, std::size_t group) {
+  std::vector<std::string> prefixes = {"device."};
+  if (group < groups().size())
+    prefixes = groups()[group].prefixes;
+  else if (group == groups().size())
+    prefixes.clear(); // other: the full key says where it came from
+  for (const auto& prefix : prefixes)
+    if (key.rfind(prefix, 0) == 0)
+      return key.substr(prefix.size());
+  return key;
+}
+
+std::string scalar_text(const json& value) {
+  if (value.is_null())
+    return "—";
+  if (value.is_boolean())
+    return value.get<bool>() ? "yes" : "no";
+  if (value.is_string())
+    return value.get<std::string>();
+  if (value.is_number_float()) {
+    // 3201000.0 reads as 3201000, 63.01538461538462 as 63.0154: settings, not measurements.
+    const double number = value.get<double>();
+    if (std::isfinite(number) && number == std::floor(number) && std::fabs(number) < 1e15)
+      return fmt::format("{:.0f}", number);
+    std::string text = fmt::format("{:.4f}", number);
+    text.erase(text.find_last_not_of('0') + 1);
+    return text;
+  }
+  return value.dump(-1, ' ', false, json::error_handler_t::replace);
+}
+
+std::string list_text(const json& list) {
+  const bool named = std::all_of(list.begin(), list.end(), [](const json& item) {
+    return item.is_object() && item.contains("name");
+  });
+  const bool scalars = std::all_of(list.begin(), list.end(), [](const json& item) {
+    return !item.is_object() && !item.is_array();
+  });
+  if (!named && !scalars)
+    return list.dump(-1, ' ', false, json::error_handler_t::replace);
+  std::string text;
+  for (const auto& item : list) {
+    text += text.empty() ? "" : ", ";
+    if (!named) {
+      text += scalar_text(item);
+      continue;
+    }
+    text += scalar_text(item.at("name"));
+    if (has_number(item, "version"))
+      text += " v" + scalar_text(item.at("version"));
+  }
+  return text.empty() ? "—" : text;
+}
+
+// The device facts that tell two runs' devices apart (the full card is under "Runs and devices").
+Facts device_facts(const json& device) {
+  Facts facts;
+  for (const char* key : {"name", "uuid", "pci_bus_id", "compute_capability"})
+    if (device.contains(key))
+      facts.emplace_back(std::string("device.") + key, scalar_text(device.at(key)));
+  for (const char* key : {"driver_version", "runtime_version"})
+    if (device.contains(key))
+      facts.emplace_back(std::string("device.") + key,
+                         "CUDA " + format_cuda_version(device.at(key)));
+  for (const char* key : {"pcie_generation", "pcie_width", "pcie_current_generation",
+                          "pcie_current_width", "memory_clock_khz", "sm_clock_khz", "ecc_enabled",
+                          "theoretical_bandwidth_gbs", "theoretical_pcie_gbs"})
+    if (device.contains(key))
+      facts.emplace_back(std::string("device.") + key, scalar_text(device.at(key)));
+  return facts;
+}
+
+Facts run_facts(const RunView& run) {
+  Facts facts = flatten(member(*run.run, "environment"));
+  const Facts device = device_facts(member(*run.run, "device"));
+  facts.insert(facts.end(), device.begin(), device.end());
+  return facts;
+}
+
+struct ExperimentTally {
+  int ok = 0, failed = 0, noisy = 0;
+  long long dropped = 0;
+};
+
+std::map<std::string, ExperimentTally> tally(const RunView& run) {
+  std::map<std::string, ExperimentTally> tallies;
+  for (const auto& measurement : member(*run.run, "measurements")) {
+    ExperimentTally& t = tallies[string_at(measurement, "experiment", "unnamed")];
+    const bool ok =
+        string_at(measurement, "status") == "ok" && member(measurement, "verified") == true;
+    (ok ? t.ok : t.failed)++;
+    t.noisy += member(measurement, "noisy") == true ? 1 : 0;
+    if (member(measurement, "dropped").is_number_integer())
+      t.dropped += measurement.at("dropped").get<long long>();
+  }
+  return tallies;
+}
+
+TableData experiments_table(const RunView& run) {
+  TableData table({{"experiment", ""},
+                   {"status", ""},
+                   {"wall time", numeric},
+                   {"points ok", numeric},
+                   {"failed", numeric},
+                   {"noisy points", numeric},
+                   {"dropped samples", numeric}},
+                  "run-experiments");
+  const auto tallies = tally(run);
+  for (const auto& attempted : member(*run.run, "experiments")) {
+    const std::string name = string_at(attempted, "name", "unnamed");
+    const auto it = tallies.find(name);
+    const ExperimentTally t = it == tallies.end() ? ExperimentTally{} : it->second;
+    const std::string status = string_at(attempted, "status", "—");
+    table.add_row({{name, "mono"},
+                   {status, status == "failed" ? "status-bad" : ""},
+                   {has_number(attempted, "wall_s")
+                        ? fmt::format("{:.2f} s", attempted.at("wall_s").get<double>())
+                        : "—",
+                    numeric},
+                   {std::to_string(t.ok), numeric},
+                   {std::to_string(t.failed), numeric},
+                   {std::to_string(t.noisy), numeric},
+                   {std::to_string(t.dropped), numeric}},
+                  t.failed || status == "failed" ? "has-failures"
+                  : t.noisy                      ? "noisy"
+                                                 : "");
+  }
+  return table;
+}
+
+} // namespace
+
+Facts flatten(const json& value, const std::string& prefix) {
+  Facts facts;
+  if (!value.is_object())
+    return facts;
+  for (const auto& [key, item] : value.items()) {
+    if (item.is_object()) {
+      const Facts nested = flatten(item, prefix + key + ".");
+      facts.insert(facts.end(), nested.begin(), nested.end());
+    } else {
+      facts.emplace_back(prefix + key, item.is_array() ? list_text(item) : scalar_text(item));
+    }
+  }
+  return facts;
+}
+
+mustache::data environment_panels(const PageModel& page) {
+  mustache::data panels{mustache::data::type::list};
+  for (const auto& run : page.runs) {
+    std::vector<Facts> grouped(groups().size() + 2); // + other, + device
+    for (auto& fact : flatten(member(*run.run, "environment")))
+      grouped[group_of(fact.first)].push_back(std::move(fact));
+    grouped.back() = device_facts(member(*run.run, "device"));
+    mustache::data fact_groups{mustache::data::type::list};
+    for (std::size_t i = 0; i < grouped.size(); ++i) {
+      if (grouped[i].empty())
+        continue;
+      mustache::data facts{mustache::data::type::list};
+      for (const auto& [key, text] : grouped[i]) {
+        mustache::data fact;
+        fact.set("key", key_in_group(key, i));
+        fact.set("value", text);
+        facts.push_back(fact);
+      }
+      mustache::data group;
+      group.set("title", i < groups().size()    ? groups()[i].title
+                         : i == groups().size() ? "other"
+                                                : "device");
+      group.set("facts", facts);
+      fact_groups.push_back(group);
+    }
+    const json& environment = member(*run.run, "environment");
+    std::string headline = string_at(member(*run.run, "device"), "name", "unknown device");
+    if (const std::string host = string_at(environment, "host"); !host.empty())
+      headline += " on " + host;
+    headline += ", started " + format_timestamp(member(*run.run, "started_at"));
+    mustache::data panel;
+    panel.set("run", run.name);
+    panel.set("headline", headline);
+    panel.set("empty", fact_groups.is_empty_list());
+    panel.set("groups", fact_groups);
+    const TableData experiments = experiments_table(run);
+    panel.set("run_experiments",
+              experiments.row_count() ? experiments.data() : mustache::data(false));
+    panels.push_back(panel);
+  }
+  return panels;
+}
+
+mustache::data environment_differences(const PageModel& page) {
+  if (!page.several_runs())
+    return false;
+  // key -> value -> runs; keys in first-seen order
+  std::vector<std::string> keys;
+  std::map<std::string, std::map<std::string, std::vector<const RunView*>>> seen;
+  std::vector<std::map<std::string, std::string>> per_run;
+  for (const auto& run : page.runs) {
+    auto& facts = per_run.emplace_back();
+    for (auto& [key, text] : run_facts(run)) {
+      if (!seen.count(key))
+        keys.push_back(key), seen[key];
+      facts.emplace(key, std::move(text));
+    }
+  }
+  for (std::size_t r = 0; r < page.runs.size(); ++r)
+    for (const auto& key : keys) {
+      const auto it = per_run[r].find(key);
+      seen[key][it == per_run[r].end() ? "(not recorded)" : it->second].push_back(&page.runs[r]);
+    }
+  // A device fact that differs only between device models (the bus width of an H200 and an A100)
+  // is no surprise: it is shown only when runs of one model disagree on it.
+  const auto varies_within_a_model = [&](const std::string& key) {
+    std::map<std::string, std::string> value_of_model;
+    for (const auto& [value, runs] : seen[key])
+      for (const RunView* run : runs)
+        if (auto [it, added] = value_of_model.try_emplace(run->device_model, value);
+            !added && it->second != value)
+          return true;
+    return false;
+  };
+  mustache::data settings{mustache::data::type::list};
+  bool device_facts_left_out = false;
+  for (const auto& key : keys) {
+    // Runs of one --repeat batch differ in their index by design: not a difference to explain.
+    if (key == "repeat.index" || seen[key].size() < 2)
+      continue;
+    if (key.rfind("device.", 0) == 0 && !varies_within_a_model(key)) {
+      device_facts_left_out = true;
+      continue;
+    }
+    mustache::data values{mustache::data::type::list};
+    for (const auto& [value, runs] : seen[key]) {
+      std::string names;
+      for (std::size_t i = 0; i < runs.size() && i < 4; ++i)
+        names += (i ? ", " : "") + runs[i]->name;
+      if (runs.size() > 4)
+        names += fmt::format(" and {} more", runs.size() - 4);
+      mustache::data item;
+      item.set("value", value);
+      item.set("runs",
+               fmt::format("{} run{}: {}", runs.size(), runs.size() == 1 ? "" : "s", names));
+      values.push_back(item);
+    }
+    mustache::data setting;
+    setting.set("key", key);
+    setting.set("values", values);
+    settings.push_back(setting);
+  }
+  std::string note = settings.is_empty_list()
+                         ? "Every run has the same environment and device settings"
+                         : "Environment and device settings whose values are not the same in "
+                           "every run";
+  note += " (a --repeat batch's run index is left out";
+  note += device_facts_left_out ? ", and so are device facts that differ only between device "
+                                  "models: their cards are above)."
+                                : ").";
+  mustache::data block;
+  block.set("note", note);
+  block.set("any", !settings.is_empty_list());
+  block.set("settings", settings);
+  return block;
+}
+
+mustache::data time_chart(const PageModel& page, int& next_chart) {
+  json rows = json::array();
+  for (const auto& run : page.runs) {
+    const auto tallies = tally(run);
+    for (const auto& attempted : member(*run.run, "experiments")) {
+      if (!has_number(attempted, "wall_s"))
+        continue;
+      const std::string name = string_at(attempted, "name", "unnamed");
+      const auto it = tallies.find(name);
+      const ExperimentTally t = it == tallies.end() ? ExperimentTally{} : it->second;
+      const double wall_s = attempted.at("wall_s").get<double>();
+      rows.push_back({{"run", run.name},
+                      {"experiment", name},
+                      {"wall_s", wall_s},
+                      {"wall_text", fmt::format("{:.2f} s", wall_s)},
+                      {"points_text", fmt::format("{} ok, {} failed, {} noisy; {} samples dropped",
+                                                  t.ok, t.failed, t.noisy, t.dropped)}});
+    }
+  }
+  if (rows.empty())
+    return false;
+  const bool many = page.runs.size() > 24;
+  json x = {{"field", "run"}, {"type", "ordinal"}, {"sort", nullptr}, {"title", "run"}};
+  x["axis"] = many ? json{{"labels", false}, {"ticks", false}}
+                   : json{{"labelAngle", -30}, {"labelLimit", 180}};
+  const json spec = {{"width", "container"},
+                     {"height", 220},
+                     {"data", {{"values", std::move(rows)}}},
+                     {"mark", {{"type", "bar"}, {"tooltip", true}}},
+                     {"encoding",
+                      {{"x", x},
+                       {"y",
+                        {{"field", "wall_s"},
+                         {"type", "quantitative"},
+                         {"stack", "zero"},
+                         {"title", "wall time (s)"}}},
+                       {"color",
+                        {{"field", "experiment"},
+                         {"type", "nominal"},
+                         {"sort", nullptr},
+                         {"title", "experiment"}}},
+                       {"order", {{"field", "experiment"}}},
+                       {"tooltip",
+                        {{{"field", "run"}, {"title", "run"}},
+                         {{"field", "experiment"}, {"title", "experiment"}},
+                         {{"field", "wall_text"}, {"title", "wall time"}},
+                         {{"field", "points_text"}, {"title", "points"}}}}}},
+                     {"config", chart_config()}};
+  return chart_block(spec,
+                     "Where the time went: each run's wall time, stacked by experiment" +
+                         std::string(many ? " (runs in stored order; hover for names)" : ""),
+                     next_chart);
+}
+
+} // namespace apod::report

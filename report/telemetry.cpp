@@ -1,0 +1,193 @@
+#include "telemetry.hpp"
+
+#include "aggregate.hpp"
+#include "charts.hpp"
+#include "format.hpp"
+#include "measurement.hpp"
+#include "sections.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace apod::report {
+
+namespace {
+
+// Past this many runs the telemetry table starts folded.
+constexpr std::size_t open_rows = 20;
+
+const json& telemetry_of(const RunView& run) {
+  return member(*run.run, "telemetry");
+}
+
+std::vector<double> readings_of(const json& telemetry, const char* key) {
+  std::vector<double> values;
+  if (telemetry.is_array())
+    for (const auto& reading : telemetry)
+      if (has_number(reading, key))
+        values.push_back(reading.at(key).get<double>());
+  return values;
+}
+
+std::string or_dash(const std::optional<double>& value, const char* format_text) {
+  return value ? fmt::format(fmt::runtime(format_text), *value) : "—";
+}
+
+struct Quantity {
+  const char* key;
+  const char* title;
+};
+constexpr Quantity quantities[] = {{"sm_clock_mhz", "SM clock (MHz)"},
+                                   {"power_w", "power (W)"},
+                                   {"temperature_c", "temperature (°C)"}};
+
+std::vector<const RunView*> runs_with_telemetry(const PageModel& page) {
+  std::vector<const RunView*> runs;
+  for (const auto& model : page.device_models)
+    for (const RunView* run : page.runs_of_model(model))
+      if (telemetry_of(*run).is_array() && !telemetry_of(*run).empty())
+        runs.push_back(run);
+  std::stable_sort(runs.begin(), runs.end(), [](const RunView* a, const RunView* b) {
+    return std::tie(a->started_at, a->index) < std::tie(b->started_at, b->index);
+  });
+  return runs;
+}
+
+} // namespace
+
+TelemetrySummary summarise_telemetry(const RunView& run) {
+  TelemetrySummary summary;
+  const json& telemetry = telemetry_of(run);
+  if (!telemetry.is_array() || telemetry.empty())
+    return summary;
+  summary.readings = telemetry.size();
+  const std::vector<double> times = readings_of(telemetry, "t_s");
+  if (!times.empty())
+    summary.span_s = *std::max_element(times.begin(), times.end()) -
+                     *std::min_element(times.begin(), times.end());
+  if (const auto clocks = readings_of(telemetry, "sm_clock_mhz"); !clocks.empty()) {
+    const Summary stats = apod::summarize(clocks);
+    summary.sm_clock_median_mhz = stats.median;
+    summary.sm_clock_min_mhz = stats.min;
+  }
+  if (const auto power = readings_of(telemetry, "power_w"); !power.empty()) {
+    const Summary stats = apod::summarize(power);
+    summary.power_median_w = stats.median;
+    summary.power_max_w = stats.max;
+  }
+  if (const auto temperature = readings_of(telemetry, "temperature_c"); !temperature.empty())
+    summary.temperature_max_c = apod::summarize(temperature).max;
+  for (const auto& reading : telemetry)
+    if (has_number(reading, "throttle_reasons") &&
+        reading.at("throttle_reasons").get<double>() != 0)
+      ++summary.throttled;
+  return summary;
+}
+
+std::optional<double> median_power_w(const RunView& run) {
+  return median_of(readings_of(telemetry_of(run), "power_w"));
+}
+
+json telemetry_chart_spec(const PageModel& page, std::size_t max_runs, std::size_t max_points) {
+  std::vector<const RunView*> runs = runs_with_telemetry(page);
+  if (runs.empty())
+    return nullptr;
+  if (runs.size() > max_runs)
+    runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(max_runs));
+  json rows = json::array();
+  for (const RunView* run : runs) {
+    const json& telemetry = telemetry_of(*run);
+    const std::size_t every = (telemetry.size() + max_points - 1) / max_points;
+    for (std::size_t i = 0; i < telemetry.size(); i += every) {
+      const json& reading = telemetry[i];
+      if (!has_number(reading, "t_s"))
+        continue;
+      for (const auto& quantity : quantities)
+        if (has_number(reading, quantity.key))
+          rows.push_back({{"run", run->name},
+                          {"t_s", reading.at("t_s")},
+                          {"quantity", quantity.title},
+                          {"value", reading.at(quantity.key)}});
+    }
+  }
+  json sort = json::array();
+  for (const auto& quantity : quantities)
+    sort.push_back(quantity.title);
+  return {
+      {"data", {{"values", std::move(rows)}}},
+      {"facet",
+       {{"row",
+         {{"field", "quantity"},
+          {"type", "nominal"},
+          {"sort", sort},
+          {"title", nullptr},
+          {"header", {{"labelAngle", 0}, {"labelAlign", "left"}, {"labelFontSize", 12}}}}}}},
+      {"spec",
+       {{"width", 880},
+        {"height", 90},
+        {"mark", {{"type", "line"}, {"tooltip", true}, {"strokeWidth", 1.2}}},
+        {"encoding",
+         {{"x", {{"field", "t_s"}, {"type", "quantitative"}, {"title", "time into the run (s)"}}},
+          {"y",
+           {{"field", "value"},
+            {"type", "quantitative"},
+            {"title", nullptr},
+            {"scale", {{"zero", false}}}}},
+          {"color",
+           {{"field", "run"},
+            {"type", "nominal"},
+            {"title", "run"},
+            {"sort", nullptr},
+            {"legend", {{"orient", "bottom"}, {"labelLimit", 320}}}}}}}}},
+      {"resolve", {{"scale", {{"y", "independent"}}}}},
+      {"config", chart_config()}};
+}
+
+mustache::data telemetry_block(const PageModel& page, int& next_chart) {
+  const std::vector<const RunView*> runs = runs_with_telemetry(page);
+  if (runs.empty())
+    return false;
+  TableData table({{"run", ""},
+                   {"readings", numeric},
+                   {"over", numeric},
+                   {"SM clock median (min)", numeric},
+                   {"power median (max)", numeric},
+                   {"temperature max", numeric},
+                   {"throttled readings", numeric}},
+                  "telemetry");
+  for (const RunView* run : runs) {
+    const TelemetrySummary s = summarise_telemetry(*run);
+    std::string clock = or_dash(s.sm_clock_median_mhz, "{:.0f} MHz");
+    if (s.sm_clock_min_mhz)
+      clock += fmt::format(" ({:.0f})", *s.sm_clock_min_mhz);
+    std::string power = or_dash(s.power_median_w, "{:.1f} W");
+    if (s.power_max_w)
+      power += fmt::format(" ({:.1f})", *s.power_max_w);
+    table.add_row({{run->name},
+                   {std::to_string(s.readings), numeric},
+                   {fmt::format("{:.1f} s", s.span_s), numeric},
+                   {clock, numeric},
+                   {power, numeric},
+                   {or_dash(s.temperature_max_c, "{:.0f} °C"), numeric},
+                   {std::to_string(s.throttled), numeric}},
+                  s.throttled ? "noisy" : "");
+  }
+  mustache::data block;
+  mustache::data values = table.data();
+  values.set("open", table.row_count() <= open_rows);
+  values.set("summary", fmt::format("Telemetry of {} run{}", table.row_count(),
+                                    table.row_count() == 1 ? "" : "s"));
+  block.set("runs_table", values);
+  const std::size_t shown = std::min<std::size_t>(runs.size(), 3);
+  const std::string which =
+      shown == runs.size() ? (shown == 1 ? "the run" : "each run")
+                           : fmt::format("each of the newest {} of {} runs", shown, runs.size());
+  block.set("chart", chart_block(telemetry_chart_spec(page, shown),
+                                 "SM clock, power and temperature over " + which +
+                                     ", as NVML reported them while it ran",
+                                 next_chart));
+  return block;
+}
+
+} // namespace apod::report
