@@ -33,8 +33,15 @@ CompareConfig parse_compare_config(const json& doc) {
           throw InputError("compare config: experiments." + name + " needs a threshold");
         c.experiment_threshold[name] = fraction(e["threshold"], "experiments." + name + ".threshold", 0, 10);
       }
+    } else if (key == "ungated_metrics") {
+      if (!value.is_array()) throw InputError("compare config: ungated_metrics must be an array of metric names");
+      c.ungated_metrics.clear();
+      for (const auto& m : value) {
+        if (!m.is_string()) throw InputError("compare config: ungated_metrics must be an array of metric names");
+        c.ungated_metrics.insert(m.get<std::string>());
+      }
     } else {
-      throw InputError("compare config: unknown key '" + key + "' (known: threshold, alpha, experiments)");
+      throw InputError("compare config: unknown key '" + key + "' (known: threshold, alpha, experiments, ungated_metrics)");
     }
   }
   return c;
@@ -110,9 +117,10 @@ PairResult compare_pair(const json& base, const json& cand, const CompareConfig&
   }
   const double threshold = config.threshold_for(r.experiment);
   const double precision = std::max(sa.ci_half_width_rel(), sb.ci_half_width_rel());
+  r.gated = !config.ungated_metrics.count(r.metric);
   if (significant && std::abs(r.change) > threshold) {
     r.verdict = r.change > 0 ? "faster" : "slower";
-    r.regression = r.change < 0;
+    r.regression = r.change < 0 && r.gated;
   } else if (significant || precision <= threshold) {
     r.verdict = "same";  // no difference, or one too small to matter
   } else {
@@ -217,7 +225,7 @@ json to_json(const Comparison& c) {
                           {"metric", p.metric}, {"unit", p.unit}, {"direction", p.direction},
                           {"baseline_median", p.baseline_median}, {"candidate_median", p.candidate_median},
                           {"ratio", p.ratio}, {"change", p.change}, {"test", p.test}, {"p_value", p.p_value},
-                          {"verdict", p.verdict}, {"regression", p.regression}});
+                          {"verdict", p.verdict}, {"regression", p.regression}, {"gated", p.gated}});
   for (const auto& u : c.unpaired)
     j["unpaired"].push_back({{"experiment", u.experiment}, {"params", u.params}, {"metric", u.metric}, {"reason", u.reason}});
   return j;

@@ -5,6 +5,7 @@
 #include "measurement.hpp"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,12 +17,17 @@ struct CompareConfig {
   double alpha = 0.01;        ///< significance level of the Mann-Whitney U test
   int min_samples_for_test = 8;  ///< fewer samples on either side: compare confidence intervals
   std::map<std::string, double> experiment_threshold;
+  /// Analysis figures derived from the measured ones (fractions, model estimates, ratios to
+  /// another row): compared and shown, never a regression on their own.
+  std::set<std::string> ungated_metrics = {"parallel_fraction", "amdahl_limit", "ratio_to_first_row",
+                                           "fitted_parallel_fraction", "model_ms"};
 
   double threshold_for(const std::string& experiment) const;
 };
 
 /// Parses a config file's JSON: {"threshold": 0.05, "alpha": 0.01, "experiments":
-/// {"host_transfer": {"threshold": 0.10}}}. Throws InputError naming the bad field.
+/// {"host_transfer": {"threshold": 0.10}}, "ungated_metrics": ["amdahl_limit", ...]}.
+/// Throws InputError naming the bad field.
 CompareConfig parse_compare_config(const json& doc);
 
 /// Two-sided Mann-Whitney U test with the normal approximation and tie correction; returns the
@@ -38,6 +44,7 @@ struct PairResult {
   double p_value = 1;         ///< for mann_whitney
   std::string verdict;        ///< faster | slower | same | inconclusive
   bool regression = false;
+  bool gated = true;          ///< false: an analysis figure, never a regression by itself
 };
 
 struct Unpaired {

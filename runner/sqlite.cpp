@@ -83,6 +83,15 @@ std::optional<double> Statement::get_optional_double(int col) const {
   return get_double(col);
 }
 
+ReadTransaction::ReadTransaction(Database& db) : db_(db) { db_.exec("BEGIN"); }
+
+ReadTransaction::~ReadTransaction() {
+  try {
+    db_.exec("COMMIT");
+  } catch (...) {  // nothing was written; the snapshot is released either way
+  }
+}
+
 Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
 
 Transaction::~Transaction() {

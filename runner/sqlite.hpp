@@ -77,6 +77,19 @@ class Statement {
   std::string sql_;
 };
 
+/// A read transaction (BEGIN, ended in the destructor): every statement run while it lives sees
+/// one snapshot of the file, even while other processes commit.
+class ReadTransaction {
+ public:
+  explicit ReadTransaction(Database& db);
+  ~ReadTransaction();
+  ReadTransaction(const ReadTransaction&) = delete;
+  ReadTransaction& operator=(const ReadTransaction&) = delete;
+
+ private:
+  Database& db_;
+};
+
 /// BEGIN IMMEDIATE on construction; ROLLBACK in the destructor unless commit() ran.
 class Transaction {
  public:

@@ -201,6 +201,9 @@ Store::Store(const std::string& path, Mode mode) {
 Store::~Store() = default;
 
 void Store::check_identity(bool may_initialise) {
+  // One snapshot for all three reads: another process may be creating the schema right now,
+  // and tables from after its commit with an application_id from before it look foreign.
+  sqlite::ReadTransaction snapshot(*db_);
   int64_t app_id = 0;
   try {
     app_id = pragma_int(*db_, "application_id");

@@ -77,16 +77,7 @@ void Store::check_intact(bool before_writing) {
   };
   // Sizes are read inside a read transaction: no other process can then remove the WAL (and
   // with it the pages this snapshot counts) between the header's count and the file's size.
-  db_->exec("BEGIN");
-  struct EndRead {
-    sqlite::Database& db;
-    ~EndRead() {
-      try {
-        db.exec("COMMIT");
-      } catch (...) { // a read transaction: nothing to lose
-      }
-    }
-  } end_read{*db_};
+  sqlite::ReadTransaction snapshot(*db_);
   sqlite::Statement size(*db_,
                          "SELECT page_size, page_count FROM pragma_page_size, pragma_page_count");
   size.step();

@@ -4,7 +4,8 @@
 //   store_writer loop DB LOG PHASE SEED   write runs forever; after each committed experiment
 //                                         append "RUN NAME" to LOG; keep the current phase in
 //                                         the 1-byte file PHASE (a shared mapping)
-//   store_writer batch DB RUNS EXPS SEED  write RUNS complete runs of EXPS experiments, exit 0
+//   store_writer batch DB RUNS EXPS SEED [GO]  write RUNS complete runs of EXPS experiments and
+//                                         exit 0; first wait until the file GO exists
 //   store_writer stall DB LOG EXPS SEED   begin a run, store EXPS experiments (logged as in
 //                                         loop), then wait to be killed before finishing it
 // Experiment names carry their shape, "e<k>_m<M>_s<S>": M measurements of S samples each, so a
@@ -96,7 +97,9 @@ int loop(const char* db, const char* log_path, const char* phase_path, uint64_t 
   }
 }
 
-int batch(const char* db, int runs, int experiments, uint64_t seed) {
+int batch(const char* db, int runs, int experiments, uint64_t seed, const char* go) {
+  // All writers wait for the go file, so that they open (and create) the database together.
+  while (go && access(go, F_OK) != 0) usleep(200);
   Store store(db, Store::Mode::read_write_create);
   std::mt19937_64 rng(seed);
   for (int r = 0; r < runs; ++r) {
@@ -135,9 +138,9 @@ int main(int argc, char** argv) {
       return loop(argv[2], argv[3], argv[4], std::strtoull(argv[5], nullptr, 10));
     if (mode == "stall" && argc == 6)
       return stall(argv[2], argv[3], std::atoi(argv[4]), std::strtoull(argv[5], nullptr, 10));
-    if (mode == "batch" && argc == 6)
+    if (mode == "batch" && (argc == 6 || argc == 7))
       return batch(argv[2], std::atoi(argv[3]), std::atoi(argv[4]),
-                   std::strtoull(argv[5], nullptr, 10));
+                   std::strtoull(argv[5], nullptr, 10), argc == 7 ? argv[6] : nullptr);
     std::fprintf(stderr, "usage: store_writer loop DB LOG PHASE SEED | batch DB RUNS EXPS SEED | "
                          "stall DB LOG EXPS SEED\n");
     return 2;

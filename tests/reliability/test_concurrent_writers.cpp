@@ -1,10 +1,12 @@
-// Eight processes write one database at once, starting together on a file that does not exist
+// Eight processes write one database at once, released together on a file that does not exist
 // yet (so they also race to create and migrate it): every process must succeed, and every run,
 // experiment, measurement and sample must be there. APOD_WRITERS and APOD_WRITER_RUNS override
 // the 8 processes and 20 runs each.
 #include "db_check.hpp"
 
+#include <chrono>
 #include <cstdlib>
+#include <thread>
 
 using namespace reliability;
 
@@ -21,12 +23,15 @@ TEST(ConcurrentWriters, EightProcessesLoseNoRowAndReportNoError) {
             experiments = 5;
   TempDir dir;
   const std::string db = (dir.path / "shared.db").string();
+  const std::string go = (dir.path / "go").string();
   std::vector<pid_t> pids;
   for (int w = 0; w < writers; ++w) {
     pids.push_back(spawn({writer_program(), "batch", db, std::to_string(runs),
-                          std::to_string(experiments), std::to_string(1000 + w)}));
+                          std::to_string(experiments), std::to_string(1000 + w), go}));
     ASSERT_GT(pids.back(), 0);
   }
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // all started and waiting
+  std::ofstream{go};
   for (pid_t pid : pids)
     EXPECT_EQ(wait_for(pid), 0) << "a writer reported an error (see its stderr above)";
 

@@ -117,3 +117,16 @@ TEST(Compare, MarkdownEscapesTablesAndLeadsWithRegressions) {
   EXPECT_NE(md.find("a\\|b"), std::string::npos);
   EXPECT_NE(md.find("**regression**"), std::string::npos);
 }
+
+TEST(Compare, AnalysisFiguresAreShownButNeverGate) {
+  json base = measurement("k", noisy(0.9, 0.001, 20, 1), {{"n", 1}});
+  json cand = measurement("k", noisy(0.5, 0.001, 20, 2), {{"n", 1}});
+  base["metric"] = cand["metric"] = "parallel_fraction";
+  auto c = compare_runs(run("a", {base}), run("b", {cand}), CompareConfig{});
+  EXPECT_EQ(c.pairs[0].verdict, "slower");
+  EXPECT_FALSE(c.pairs[0].gated);
+  EXPECT_FALSE(c.regression()) << "a derived fraction alone never fails a night";
+  const CompareConfig gate_all = parse_compare_config(json::parse(R"({"ungated_metrics": []})"));
+  c = compare_runs(run("a", {base}), run("b", {cand}), gate_all);
+  EXPECT_TRUE(c.regression());
+}
