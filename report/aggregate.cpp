@@ -31,23 +31,8 @@ std::vector<PointAcrossRuns> points_across_runs(const MetricView& metric) {
     }
     groups[it->second].points.push_back(&point);
   }
-  for (auto& group : groups) {
-    std::vector<double> medians, pct_limit, pct_peak;
-    for (const PointView* point : group.points) {
-      medians.push_back(point->median);
-      if (point->pct_of_limit)
-        pct_limit.push_back(*point->pct_of_limit);
-      if (point->pct_of_peak)
-        pct_peak.push_back(*point->pct_of_peak);
-    }
-    const Summary stats = apod::summarize(medians);
-    group.median = stats.median;
-    group.min = stats.min;
-    group.max = stats.max;
-    group.pct_of_limit = median_of(pct_limit);
-    group.pct_of_peak = median_of(pct_peak);
-    group.runs_with_peak = pct_peak.size();
-  }
+  for (auto& group : groups)
+    summarise_across_runs(group);
   return groups;
 }
 

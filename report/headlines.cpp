@@ -31,23 +31,7 @@ bool same_figure(const PointView& point, const HeadlineSeries& series) {
   return member(*point.measurement, "params") == member(*series.headline->measurement, "params");
 }
 
-void summarise(HeadlineSeries& series) {
-  std::vector<double> medians, pct_limit, pct_peak;
-  for (const PointView* point : series.points) {
-    medians.push_back(point->median);
-    if (point->pct_of_limit)
-      pct_limit.push_back(*point->pct_of_limit);
-    if (point->pct_of_peak)
-      pct_peak.push_back(*point->pct_of_peak);
-  }
-  const Summary stats = apod::summarize(medians);
-  series.median = stats.median;
-  series.min = stats.min;
-  series.max = stats.max;
-  series.pct_of_limit = median_of(pct_limit);
-  series.pct_of_peak = median_of(pct_peak);
-  series.runs_with_peak = pct_peak.size();
-}
+void summarise(HeadlineSeries& series) { summarise_across_runs(series); }
 
 // The series of one metric on one device model, or nothing when no run of it has a verified point.
 std::optional<HeadlineSeries> follow(const PageModel& page, const ExperimentView& experiment,
