@@ -275,8 +275,11 @@ mustache::data environment_differences(const PageModel& page) {
   mustache::data settings{mustache::data::type::list};
   bool device_facts_left_out = false;
   for (const auto& key : keys) {
-    // Runs of one --repeat batch differ in their index by design: not a difference to explain.
-    if (key == "repeat.index" || seen[key].size() < 2)
+    // Bookkeeping that differs between runs by design is not a difference to explain: a --repeat
+    // batch's run index, the writing process (environment.writer) and a resume's takeover record.
+    const bool bookkeeping = key == "repeat.index" || key.rfind("writer.", 0) == 0 ||
+                             key == "writer" || key.rfind("resumed", 0) == 0;
+    if (bookkeeping || seen[key].size() < 2)
       continue;
     if (key.rfind("device.", 0) == 0 && !varies_within_a_model(key)) {
       device_facts_left_out = true;
@@ -304,7 +307,7 @@ mustache::data environment_differences(const PageModel& page) {
                          ? "Every run has the same environment and device settings"
                          : "Environment and device settings whose values are not the same in "
                            "every run";
-  note += " (a --repeat batch's run index is left out";
+  note += " (a --repeat batch's run index, the writing process and resume records are left out";
   note += device_facts_left_out ? ", and so are device facts that differ only between device "
                                   "models: their cards are above)."
                                 : ").";

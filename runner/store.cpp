@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <map>
 #include <random>
+#include <thread>
 
 namespace apod {
 
@@ -181,7 +182,7 @@ Store::Store(const std::string& path, Mode mode) {
       // SQLite opens a file it may not write read-only without a word; say so before any work.
       if (sqlite3_db_readonly(db_->handle(), "main") == 1)
         throw InputError(fmt::format("cannot write to '{}': the file is read-only", path));
-      if (!in_memory) db_->exec("PRAGMA journal_mode=WAL");
+      if (!in_memory) enable_wal();
       db_->exec("PRAGMA synchronous=FULL");
       migrate();
     }
@@ -199,6 +200,24 @@ Store::Store(const std::string& path, Mode mode) {
 }
 
 Store::~Store() = default;
+
+// Switching a file to WAL needs it to itself: while another process is creating the same new
+// file, SQLite answers SQLITE_BUSY at once, without waiting in the busy handler (found by
+// tests/reliability, eight processes released together). WAL is then recorded in the file, so
+// the first process to switch settles it for all; the others retry for up to the busy timeout.
+void Store::enable_wal() {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  std::minstd_rand jitter(std::random_device{}());
+  for (;;) {
+    try {
+      db_->exec("PRAGMA journal_mode=WAL");
+      return;
+    } catch (const sqlite::Error& e) {
+      if ((e.code() & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline) throw;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5 + jitter() % 20));
+  }
+}
 
 void Store::check_identity(bool may_initialise) {
   // One snapshot for all three reads: another process may be creating the schema right now,

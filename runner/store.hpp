@@ -92,6 +92,7 @@ class Store {
  private:
   void check_identity(bool may_initialise);
   void check_intact(bool before_writing);
+  void enable_wal();
   void migrate();
   void settle_dead_writers(bool may_write);
   std::string status_shown(const std::string& run_id, const std::string& stored) const;

@@ -203,8 +203,9 @@ TEST(CrashSafety, InterruptedRunIsResumedIntoTheSameRun) {
   EXPECT_EQ(run.environment["writer"]["pid"], getpid()) << "this process is now the run's writer";
   EXPECT_EQ(run.environment["resumed"].size(), 1u);
   for (const auto& r : store.list_runs()) {
-    if (r.id == interrupted)
+    if (r.id == interrupted) {
       EXPECT_EQ(r.status, "running") << "claimed by a live process";
+    }
   }
   ExperimentRecord extra;
   extra.name = "e99_m0_s0";

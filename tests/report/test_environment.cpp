@@ -93,11 +93,16 @@ TEST_F(Environment, DifferencesListTheSettingsThatChangeWithTheirRuns) {
 }
 
 TEST(EnvironmentOfSameRuns, SaysSoInsteadOfAnEmptyTable) {
-  // Three runs, identical environments; the H200 and A100 device facts differ only by model.
-  const std::string section =
-      environment_section(render_html(three_runs(), catalog(), json::array()));
+  // Three runs, identical environments but for their writing process (bookkeeping that always
+  // differs, so it must not turn the note below into a table of differences); the H200 and A100
+  // device facts differ only by model.
+  json runs = three_runs();
+  int pid = 100;
+  for (auto& run : runs["runs"]) run["environment"]["writer"] = {{"host", "h"}, {"pid", pid++}};
+  const std::string section = environment_section(render_html(runs, catalog(), json::array()));
   EXPECT_NE(section.find("Every run has the same environment and device settings (a --repeat "
-                         "batch&apos;s run index is left out, and so are device facts that differ "
+                         "batch&apos;s run index, the writing process and resume records are left "
+                         "out, and so are device facts that differ "
                          "only between device models: their cards are above)."),
             std::string::npos);
   EXPECT_EQ(section.find("<table class=\"differences\">"), std::string::npos);
