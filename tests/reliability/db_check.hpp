@@ -27,6 +27,17 @@ inline std::string& writer_program() {
   return path;
 }
 
+/// The main of a test that drives store_writer: `TEST_BINARY STORE_WRITER [gtest flags]`.
+inline int writer_test_main(int argc, char** argv) {
+  ::testing::InitGoogleTest(&argc, argv);
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s STORE_WRITER\n", argv[0]);
+    return 2;
+  }
+  writer_program() = argv[1];
+  return RUN_ALL_TESTS();
+}
+
 struct TempDir {
   fs::path path;
   TempDir() {

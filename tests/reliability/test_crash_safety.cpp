@@ -218,12 +218,4 @@ TEST(CrashSafety, InterruptedRunIsResumedIntoTheSameRun) {
   EXPECT_THROW(store.claim_run(interrupted), InputError) << "a finished run cannot be resumed";
 }
 
-int main(int argc, char** argv) {
-  ::testing::InitGoogleTest(&argc, argv);
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s STORE_WRITER\n", argv[0]);
-    return 2;
-  }
-  writer_program() = argv[1];
-  return RUN_ALL_TESTS();
-}
+int main(int argc, char** argv) { return writer_test_main(argc, argv); }
