@@ -9,6 +9,7 @@
 #include "cuda_memory.cuh"
 #include "experiment.hpp"
 #include "theory.hpp"
+#include "sampling.hpp"
 #include "timing.cuh"
 #include "verify.hpp"
 
@@ -144,6 +145,7 @@ size_t count_wrong(const float* got, const std::vector<float>& expected) {
 
 struct RowSamples {
   std::vector<double> overall_ms, kernel_ms, host_init_ms;
+  std::vector<uint8_t> excluded;  // the monitor's flags per trial, for every figure of the trial
   size_t wrong = 0;  // elements that failed the check, summed over all trials
 };
 
@@ -171,18 +173,21 @@ RowSamples run_row(const ExperimentContext& ctx, Kernel k, const Row& row, const
     overall.stop(stream.get());
     const double overall_ms = overall.elapsed_ms();  // waits for the overall stop, as the gist does
     const double kernel_ms = kernel.elapsed_ms();
+    const uint8_t flags = ctx.options.sampling.check_sample();
     // Each trial rewrites the input first, so a skipped kernel or copy leaves values that fail.
     out.wrong += count_wrong(memory.host, expected);
     if (t < ctx.options.sampling.warmup) continue;
     out.overall_ms.push_back(overall_ms);
     out.kernel_ms.push_back(kernel_ms);
     out.host_init_ms.push_back(init_ms);
+    out.excluded.push_back(flags);
   }
   return out;
 }
 
 Measurement measurement_of(const json& params, const char* metric, const char* unit, Direction direction,
-                 std::vector<double> samples, const json& extra, bool verified) {
+                           std::vector<double> samples, const std::vector<uint8_t>& excluded, const json& extra,
+                           bool verified) {
   Measurement m;
   m.params = params;
   m.metric = metric;
@@ -191,6 +196,7 @@ Measurement measurement_of(const json& params, const char* metric, const char* u
   m.samples = std::move(samples);
   m.verified = verified;
   m.extra = extra;
+  apply_fixed_exclusions(m, excluded);
   return m;
 }
 
@@ -211,7 +217,8 @@ void sweep(ExperimentContext& ctx, size_t n, int& gist_row) {
       const bool verified = s.wrong == 0;
       const size_t count = s.overall_ms.size();
       std::vector<double> overhead(count), ratio(count), fraction(count), limit(count);
-      if (first_row_median_ms == 0) first_row_median_ms = summarize(s.overall_ms).median;
+      const auto used = [&](const std::vector<double>& v) { return summarize(used_values(v, s.excluded)); };
+      if (first_row_median_ms == 0) first_row_median_ms = used(s.overall_ms).median;
       for (size_t i = 0; i < count; ++i) {
         overhead[i] = s.overall_ms[i] - s.kernel_ms[i];
         ratio[i] = s.overall_ms[i] / first_row_median_ms;
@@ -223,16 +230,16 @@ void sweep(ExperimentContext& ctx, size_t n, int& gist_row) {
                            {"mapped", int(row.mapped)}, {"new_stream", int(row.new_stream)},
                            {"config", row.config}};
       json extra = {{"gist_row", ++gist_row}, {"bytes", n * sizeof(float)}, {"block_dim", block_dim},
-                    {"grid_dim", n / block_dim}, {"host_init_ms_median", summarize(s.host_init_ms).median},
+                    {"grid_dim", n / block_dim}, {"host_init_ms_median", used(s.host_init_ms).median},
                     {"elements_wrong", s.wrong}};
       const auto lower = Direction::lower, higher = Direction::higher;
-      ctx.record(measurement_of(params, "overall_ms", "ms", lower, s.overall_ms, extra, verified));
-      ctx.record(measurement_of(params, "kernel_ms", "ms", lower, s.kernel_ms, extra, verified));
-      ctx.record(measurement_of(params, "overhead_ms", "ms", lower, overhead, extra, verified));
+      ctx.record(measurement_of(params, "overall_ms", "ms", lower, s.overall_ms, s.excluded, extra, verified));
+      ctx.record(measurement_of(params, "kernel_ms", "ms", lower, s.kernel_ms, s.excluded, extra, verified));
+      ctx.record(measurement_of(params, "overhead_ms", "ms", lower, overhead, s.excluded, extra, verified));
       extra["first_row_median_overall_ms"] = first_row_median_ms;
-      ctx.record(measurement_of(params, "ratio_to_first_row", "x", lower, ratio, extra, verified));
-      ctx.record(measurement_of(params, "parallel_fraction", "1", higher, fraction, extra, verified));
-      ctx.record(measurement_of(params, "amdahl_limit", "x", higher, limit, extra, verified));
+      ctx.record(measurement_of(params, "ratio_to_first_row", "x", lower, ratio, s.excluded, extra, verified));
+      ctx.record(measurement_of(params, "parallel_fraction", "1", higher, fraction, s.excluded, extra, verified));
+      ctx.record(measurement_of(params, "amdahl_limit", "x", higher, limit, s.excluded, extra, verified));
     }
   }
 }

@@ -9,6 +9,7 @@
 #include "cuda_memory.cuh"
 #include "experiment.hpp"
 #include "fit.hpp"
+#include "sampling.hpp"
 #include "theory.hpp"
 #include "timing.cuh"
 #include "verify.hpp"
@@ -216,6 +217,7 @@ struct Point {
   double n;         // SMs over the smallest partition's SMs
   size_t elements;
   std::vector<double> serial_ms, parallel_ms, speedup;
+  std::vector<uint8_t> excluded, speedup_excluded;  // the monitor's flags per repetition
   bool verified = false;
 };
 
@@ -266,7 +268,8 @@ bool verify(const Point& p, const SerialPhase& serial, Workload& w, EventPair& e
   return unwritten == 0 && wrong == 0;
 }
 
-Measurement make(const Point& p, const char* metric, const char* unit, Direction dir, std::vector<double> samples) {
+Measurement make(const Point& p, const char* metric, const char* unit, Direction dir, std::vector<double> samples,
+                 const std::vector<uint8_t>& excluded) {
   Measurement m;
   m.params = {{"law", p.law}, {"sm_count", p.part->sm_count()}};
   m.metric = metric;
@@ -275,6 +278,7 @@ Measurement make(const Point& p, const char* metric, const char* unit, Direction
   m.samples = std::move(samples);
   m.verified = p.verified;
   m.extra = {{"n", p.n}, {"elements", p.elements}, {"context", p.part->green() ? "green" : "primary"}};
+  apply_fixed_exclusions(m, excluded);
   return m;
 }
 
@@ -283,7 +287,10 @@ void record_fits(ExperimentContext& ctx, const std::string& law, const std::vect
                  const json& facts) {
   const ScalingLaw model = law == "strong" ? ScalingLaw::amdahl : ScalingLaw::gustafson;
   std::vector<double> n, medians, fractions;
-  for (const Point* p : points) n.push_back(p->n), medians.push_back(summarize(p->speedup).median);
+  for (const Point* p : points)
+    n.push_back(p->n), medians.push_back(summarize(used_values(p->speedup, p->speedup_excluded)).median);
+  std::vector<uint8_t> excluded;  // a repetition's fit is left out when any of its points was
+  for (const Point* p : points) merge_excluded(excluded, p->speedup_excluded);
   for (int r = 0; r < reps; ++r) {
     std::vector<double> s;
     for (const Point* p : points) s.push_back(p->speedup[r]);
@@ -309,6 +316,7 @@ void record_fits(ExperimentContext& ctx, const std::string& law, const std::vect
   m.extra["fit_of_medians"] = fit.parallel_fraction;
   m.extra["rms_residual"] = fit.rms_residual;
   m.extra["residuals"] = residuals;
+  apply_fixed_exclusions(m, excluded);
   if (law == "strong") {
     Measurement limit = m;
     limit.metric = "amdahl_limit";
@@ -360,7 +368,8 @@ void run(ExperimentContext& ctx) {
   for (int r = -warmup; r < reps; ++r)
     for (auto& p : points) {
       const auto [serial_ms, parallel_ms] = run_once(p, serial, w, events);
-      if (r >= 0) p.serial_ms.push_back(serial_ms), p.parallel_ms.push_back(parallel_ms);
+      const uint8_t flags = ctx.options.sampling.check_sample();
+      if (r >= 0) p.serial_ms.push_back(serial_ms), p.parallel_ms.push_back(parallel_ms), p.excluded.push_back(flags);
     }
   for (auto& p : points) p.verified = verify(p, serial, w, events);
 
@@ -375,14 +384,16 @@ void run(ExperimentContext& ctx) {
         p->speedup.push_back(law == "strong" ? (base.serial_ms[r] + base.parallel_ms[r]) / t
                                              : (p->serial_ms[r] + p->n * base.parallel_ms[r]) / t);
       }
-      Measurement s = make(*p, "speedup", "x", Direction::higher, p->speedup);
+      p->speedup_excluded = p->excluded;
+      merge_excluded(p->speedup_excluded, base.excluded);
+      Measurement s = make(*p, "speedup", "x", Direction::higher, p->speedup, p->speedup_excluded);
       s.extra["base_sm_count"] = base_sms;
       s.extra["iterations"] = w.iterations;
       s.extra["serial_elements"] = serial.elements();
       s.extra["resident_blocks_per_sm"] = resident_blocks;
       ctx.record(std::move(s));
-      ctx.record(make(*p, "serial_ms", "ms", Direction::lower, p->serial_ms));
-      ctx.record(make(*p, "parallel_ms", "ms", Direction::lower, p->parallel_ms));
+      ctx.record(make(*p, "serial_ms", "ms", Direction::lower, p->serial_ms, p->excluded));
+      ctx.record(make(*p, "parallel_ms", "ms", Direction::lower, p->parallel_ms, p->excluded));
     }
     record_fits(ctx, law, curve, reps, facts);
   }

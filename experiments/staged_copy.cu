@@ -7,6 +7,7 @@
 #include "bandwidth.hpp"
 #include "cuda_memory.cuh"
 #include "experiment.hpp"
+#include "sampling.hpp"
 #include "staged_model.hpp"
 #include "theory.hpp"
 #include "timing.cuh"
@@ -65,25 +66,6 @@ class OwnedEvent {  // ordering only: no timestamps, so recording one is cheap
   cudaEvent_t event_ = nullptr;
 };
 
-// Fixed-count sampling: tT, tE and each total need the same number of samples, because the model
-// and Amdahl's P pair the i-th sample of one with the i-th of another. No L2 flush is needed:
-// every timed region starts with a copy of (or a pass over) an array several times the L2.
-template <class Work>
-std::vector<double> time_fixed_ms(const SamplingPolicy& policy, cudaStream_t stream, Work&& work) {
-  for (int i = 0; i < policy.warmup; ++i) work(stream);
-  APOD_CUDA(cudaStreamSynchronize(stream));
-  EventPair events;
-  std::vector<double> samples_ms;
-  for (int i = 0; i < policy.min_samples; ++i) {
-    events.start(stream);
-    work(stream);
-    events.stop(stream);
-    samples_ms.push_back(events.elapsed_ms());
-  }
-  APOD_CUDA(cudaGetLastError());
-  return samples_ms;
-}
-
 struct Setup {
   size_t n = 0;  // 4-byte words
   PinnedBuffer<uint32_t>& host;
@@ -140,8 +122,10 @@ json calibrate(const ExperimentContext& ctx, Setup& setup, double target_ms, cud
   return log;  // [iterations, median ms] pairs, in the order tried
 }
 
+// `excluded`: the monitor's flags per sample, merged from every series the figure is made of.
 Measurement measurement_of(json params, const char* metric, const char* unit, Direction direction,
-                           std::vector<double> samples, const json& extra, size_t wrong) {
+                           std::vector<double> samples, std::vector<uint8_t> excluded, const json& extra,
+                           size_t wrong) {
   Measurement m;
   m.params = std::move(params);
   m.metric = metric;
@@ -151,13 +135,14 @@ Measurement measurement_of(json params, const char* metric, const char* unit, Di
   m.verified = wrong == 0;
   m.extra = extra;
   m.extra["elements_wrong"] = wrong;
+  apply_fixed_exclusions(m, std::move(excluded));
   return m;
 }
 
 // total_ms, model_ms and Amdahl's P and 1/(1-P) for one configuration, each per sample pair.
-void record_configuration(ExperimentContext& ctx, const json& params, int n_streams, const std::vector<double>& total_ms,
-                          const std::vector<double>& transfer_ms, const std::vector<double>& kernel_ms,
-                          const json& extra, size_t wrong) {
+void record_configuration(ExperimentContext& ctx, const json& params, int n_streams, const TimedSamples& total_ms,
+                          const TimedSamples& transfer_ms, const TimedSamples& kernel_ms, const json& extra,
+                          size_t wrong) {
   const size_t count = total_ms.size();
   std::vector<double> model(count), fraction(count), limit(count);
   bool fraction_valid = true;
@@ -168,10 +153,14 @@ void record_configuration(ExperimentContext& ctx, const json& params, int n_stre
     fraction_valid = fraction_valid && fraction[i] < 1;
     limit[i] = fraction[i] < 1 ? amdahl_limit(fraction[i]) : 0;
   }
-  ctx.record(measurement_of(params, "total_ms", "ms", Direction::lower, total_ms, extra, wrong));
-  ctx.record(measurement_of(params, "model_ms", "ms", Direction::lower, model, extra, wrong));
-  ctx.record(measurement_of(params, "parallel_fraction", "1", Direction::higher, fraction, extra, wrong));
-  Measurement m = measurement_of(params, "amdahl_limit", "x", Direction::higher, limit, extra, wrong);
+  std::vector<uint8_t> model_excluded = transfer_ms.excluded, fraction_excluded = total_ms.excluded;
+  merge_excluded(model_excluded, kernel_ms.excluded);
+  merge_excluded(fraction_excluded, kernel_ms.excluded);
+  const auto lower = Direction::lower, higher = Direction::higher;
+  ctx.record(measurement_of(params, "total_ms", "ms", lower, total_ms.ms, total_ms.excluded, extra, wrong));
+  ctx.record(measurement_of(params, "model_ms", "ms", lower, model, model_excluded, extra, wrong));
+  ctx.record(measurement_of(params, "parallel_fraction", "1", higher, fraction, fraction_excluded, extra, wrong));
+  Measurement m = measurement_of(params, "amdahl_limit", "x", higher, limit, fraction_excluded, extra, wrong);
   if (!fraction_valid) m.error = "a kernel-alone sample was longer than its total, so P >= 1 has no Amdahl limit";
   ctx.record(std::move(m));
 }
@@ -209,13 +198,16 @@ void run(ExperimentContext& ctx) {
                       {"calibration_iterations_ms", calibration}, {"threads_per_block", threads_per_block},
                       {"copy_engines", ctx.device.copy_engines}, {"seed", seed}};
   const json alone = {{"n_streams", 1}, {"mode", "alone"}};
-  ctx.record(measurement_of(alone, "transfer_ms", "ms", Direction::lower, transfer_ms, extra, transfer_wrong));
+  ctx.record(measurement_of(alone, "transfer_ms", "ms", Direction::lower, transfer_ms.ms, transfer_ms.excluded, extra,
+                            transfer_wrong));
   Measurement bandwidth = bandwidth_measurement(alone, double(setup.bytes()), transfer_ms);
   bandwidth.metric = "h2d_bandwidth";
   bandwidth.verified = transfer_wrong == 0;
   bandwidth.extra.update(extra);
+  apply_fixed_exclusions(bandwidth, transfer_ms.excluded);
   ctx.record(std::move(bandwidth));
-  ctx.record(measurement_of(alone, "kernel_ms", "ms", Direction::lower, kernel_ms, extra, kernel_wrong));
+  ctx.record(measurement_of(alone, "kernel_ms", "ms", Direction::lower, kernel_ms.ms, kernel_ms.excluded, extra,
+                            kernel_wrong));
 
   // Sequential copy and execute: one copy of everything, then one kernel over everything.
   setup.poison();

@@ -30,6 +30,9 @@ struct SamplingPolicy {
   double max_point_s = 1.0;       ///< stop after this much wall time on one point (flagged noisy)
   bool flush_l2 = true;           ///< overwrite the L2 cache before every sample
   SampleMonitor* monitor = nullptr;  ///< clock and throttle checks; null: none
+
+  /// The monitor's flags for the sample just taken (0 without a monitor).
+  uint8_t check_sample() const { return monitor ? monitor->check() : 0; }
 };
 
 /// What `apod run` asked for.

@@ -57,13 +57,15 @@ std::string comparability_key(const std::string& gpu_model, const std::string& d
   return hex;
 }
 
-std::vector<double> Measurement::used_samples() const {
-  if (excluded.empty()) return samples;
+std::vector<double> used_values(const std::vector<double>& values, const std::vector<uint8_t>& excluded) {
+  if (excluded.empty()) return values;
   std::vector<double> used;
-  for (size_t i = 0; i < samples.size(); ++i)
-    if (i >= excluded.size() || excluded[i] == 0) used.push_back(samples[i]);
+  for (size_t i = 0; i < values.size(); ++i)
+    if (i >= excluded.size() || excluded[i] == 0) used.push_back(values[i]);
   return used;
 }
+
+std::vector<double> Measurement::used_samples() const { return used_values(samples, excluded); }
 
 Summary summarize(const std::vector<double>& values) {
   Summary s;

@@ -33,6 +33,9 @@ struct Summary {
 /// (for n < 6 no such j exists and the interval is [min, max]). Empty input gives n == 0.
 Summary summarize(const std::vector<double>& values);
 
+/// The values whose flag in `excluded` is 0 (a value past the end of `excluded` counts as used).
+std::vector<double> used_values(const std::vector<double>& values, const std::vector<uint8_t>& excluded);
+
 /// The comparability key of a measurement: 16 hex digits of FNV-1a 64 over the GPU model, the
 /// driver branch, the experiment's name and version, the parameters (keys sorted) and the metric.
 std::string comparability_key(const std::string& gpu_model, const std::string& driver_branch,

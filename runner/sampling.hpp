@@ -48,4 +48,13 @@ class AdaptiveSampler {
 /// Copies what the sampler decided into a measurement (samples must already be set).
 void apply_sampling(Measurement& m, const TimedSamples& t);
 
+/// For a series derived sample by sample from others taken side by side (the i-th of each): ORs
+/// `from`'s flags into `into`, so a derived sample is left out when any of its inputs was.
+/// The result is as long as the longer of the two.
+void merge_excluded(std::vector<uint8_t>& into, const std::vector<uint8_t>& from);
+
+/// Sets a fixed-count measurement's exclusion flags (stop_reason "fixed"). When the monitor
+/// flagged every sample the point carries no figure: it gets an error saying so.
+void apply_fixed_exclusions(Measurement& m, std::vector<uint8_t> excluded);
+
 }  // namespace apod

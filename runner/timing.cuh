@@ -58,10 +58,32 @@ TimedSamples time_samples_ms(const SamplingPolicy& policy, cudaStream_t stream, 
     launch(stream);
     events.stop(stream);
     const double ms = events.elapsed_ms();
-    sampler.add(ms, policy.monitor ? policy.monitor->check() : 0);
+    sampler.add(ms, policy.check_sample());
   }
   APOD_CUDA(cudaGetLastError());
   return sampler.finish();
+}
+
+/// Fixed-count sampling, for experiments that pair the i-th sample of one series with the i-th of
+/// another (a model from tT and tE, a speed-up from two partitions): policy.warmup untimed calls,
+/// then exactly policy.min_samples timed ones, each checked by the monitor like the adaptive
+/// ones. No L2 flush: the callers' timed regions start with copies or passes over arrays several
+/// times the L2. Derived series take their inputs' flags with merge_excluded (sampling.hpp).
+template <class Work>
+TimedSamples time_fixed_ms(const SamplingPolicy& policy, cudaStream_t stream, Work&& work) {
+  for (int i = 0; i < policy.warmup; ++i) work(stream);
+  APOD_CUDA(cudaStreamSynchronize(stream));
+  EventPair events;
+  TimedSamples out;
+  for (int i = 0; i < policy.min_samples; ++i) {
+    events.start(stream);
+    work(stream);
+    events.stop(stream);
+    out.ms.push_back(events.elapsed_ms());
+    out.excluded.push_back(policy.check_sample());
+  }
+  APOD_CUDA(cudaGetLastError());
+  return out;
 }
 
 }  // namespace apod
