@@ -13,6 +13,8 @@ for mode in full quick; do
   "$apod" run --db "$db" --label "bench $mode" "${flags[@]}" > "$out/$mode.txt" || true
   end=$EPOCHREALTIME
   python3 -c "print('$mode', $end - $start)" >> "$out/process_wall_s.txt"
+  # A partial run names its failed points in the summary; keep them beside the table.
+  grep -E '^    (error|failed|\.\.\.)' "$out/$mode.txt" | sed "s/^/$mode: /" >> "$out/failures.txt" || true
 done
 "$apod" export --db "$db" --out "$out/bench.json"
 python3 - "$out/bench.json" "$out/process_wall_s.txt" <<'PY'
@@ -30,3 +32,5 @@ for run in doc["runs"]:
         ms = [m for m in run["measurements"] if m["experiment"] == e["name"]]
         print(f"| {e['name']} | {e['wall_s']:.2f} | {len(ms)} | {sum(m['n'] for m in ms)} | {sum(1 for m in ms if m.get('noisy'))} |")
 PY
+[[ -s "$out/failures.txt" ]] && { echo; cat "$out/failures.txt"; }
+exit 0

@@ -173,14 +173,15 @@ RowSamples run_row(const ExperimentContext& ctx, Kernel k, const Row& row, const
     overall.stop(stream.get());
     const double overall_ms = overall.elapsed_ms();  // waits for the overall stop, as the gist does
     const double kernel_ms = kernel.elapsed_ms();
-    const uint8_t flags = ctx.options.sampling.check_sample();
+    const bool warmup = t < ctx.options.sampling.warmup;
+    const uint8_t flags = warmup ? 0 : ctx.options.sampling.check_sample();  // clocks as the trial ended
     // Each trial rewrites the input first, so a skipped kernel or copy leaves values that fail.
     out.wrong += count_wrong(memory.host, expected);
-    if (t < ctx.options.sampling.warmup) continue;
+    if (warmup) continue;
+    out.excluded.push_back(flags);
     out.overall_ms.push_back(overall_ms);
     out.kernel_ms.push_back(kernel_ms);
     out.host_init_ms.push_back(init_ms);
-    out.excluded.push_back(flags);
   }
   return out;
 }

@@ -368,8 +368,9 @@ void run(ExperimentContext& ctx) {
   for (int r = -warmup; r < reps; ++r)
     for (auto& p : points) {
       const auto [serial_ms, parallel_ms] = run_once(p, serial, w, events);
-      const uint8_t flags = ctx.options.sampling.check_sample();
-      if (r >= 0) p.serial_ms.push_back(serial_ms), p.parallel_ms.push_back(parallel_ms), p.excluded.push_back(flags);
+      if (r < 0) continue;  // warm-up
+      p.serial_ms.push_back(serial_ms), p.parallel_ms.push_back(parallel_ms);
+      p.excluded.push_back(ctx.options.sampling.check_sample());
     }
   for (auto& p : points) p.verified = verify(p, serial, w, events);
 

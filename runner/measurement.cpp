@@ -67,6 +67,13 @@ std::vector<double> used_values(const std::vector<double>& values, const std::ve
 
 std::vector<double> Measurement::used_samples() const { return used_values(samples, excluded); }
 
+std::string failure_reason(const Measurement& m) {
+  if (!m.error.empty()) return m.error;
+  if (!m.verified) return "output did not verify";
+  if (m.samples.empty()) return "no samples";
+  return "";
+}
+
 Summary summarize(const std::vector<double>& values) {
   Summary s;
   s.n = static_cast<int>(values.size());

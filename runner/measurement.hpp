@@ -72,4 +72,8 @@ struct Measurement {
   bool ok() const { return error.empty() && verified && !samples.empty(); }
 };
 
+/// Why a measurement is not ok(), in one line: its error, "output did not verify" or "no
+/// samples"; empty when it is ok.
+std::string failure_reason(const Measurement& m);
+
 }  // namespace apod

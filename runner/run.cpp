@@ -16,6 +16,8 @@ namespace apod {
 
 namespace {
 
+constexpr size_t max_failures_listed = 5;  // per experiment, in the summary printed at the end
+
 class CollectingRecorder : public Recorder {
  public:
   void record(Measurement m) override { measurements.push_back(std::move(m)); }
@@ -129,6 +131,8 @@ RunOutcome run_experiments(const std::string& run_id, const std::vector<const Ex
                            headline(*info, recorder.measurements, device), 0, 0, record.wall_s};
       for (auto& m : recorder.measurements) {
         (m.ok() ? eo.points_ok : eo.points_failed)++;
+        if (!m.ok() && eo.failures.size() < max_failures_listed)
+          eo.failures.push_back(fmt::format("{} {}: {}", m.metric, m.params.dump(), failure_reason(m)));
         m.comparability_key = comparability_key(device.name, driver, info->name, info->version, m.params, m.metric);
       }
       record.measurements = std::move(recorder.measurements);
@@ -277,6 +281,10 @@ void print_summary(const RunOutcome& o, std::ostream& out) {
     out << fmt::format("{:<18} {:<9} {:>6} {:>7} {:>8.2f}  {}\n", e.name, e.status, e.points_ok,
                        e.points_failed, e.wall_s, e.headline);
     if (!e.error.empty()) out << "    error: " << e.error << "\n";
+    for (const auto& f : e.failures) out << "    failed: " << f << "\n";
+    if (e.points_failed > static_cast<int>(e.failures.size()))
+      out << fmt::format("    ... and {} more failed points (apod export shows them all)\n",
+                         e.points_failed - static_cast<int>(e.failures.size()));
   }
 }
 

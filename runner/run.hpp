@@ -28,6 +28,8 @@ struct ExperimentOutcome {
   std::string name, status, error, headline;  ///< headline: e.g. "4012 GB/s (83.3% of theoretical)"
   int points_ok = 0, points_failed = 0;
   double wall_s = 0;
+  /// The first few failed points, "metric {params}: reason", for the summary (all are stored).
+  std::vector<std::string> failures;
 };
 
 struct RunOutcome {

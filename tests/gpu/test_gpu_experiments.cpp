@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 
 using namespace apod;
@@ -20,16 +21,21 @@ class Collect : public Recorder {
 
 class GpuExperiment : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(GpuExperiment, RunsAtReducedSizeAndEveryPointVerifies) {
-  const ExperimentInfo* info = find_experiment(GetParam());
-  ASSERT_NE(info, nullptr);
-  const DeviceInfo device = query_device(0);
+RunOptions reduced() {  // --quick sizes and a short look at each point
   RunOptions options;
   options.quick = true;
   options.sampling.min_samples = 3;
   options.sampling.max_samples = 6;
   options.sampling.max_point_s = 0.05;
   options.sampling.warmup = 1;
+  return options;
+}
+
+TEST_P(GpuExperiment, RunsAtReducedSizeAndEveryPointVerifies) {
+  const ExperimentInfo* info = find_experiment(GetParam());
+  ASSERT_NE(info, nullptr);
+  const DeviceInfo device = query_device(0);
+  RunOptions options = reduced();
   Collect out;
   ExperimentContext ctx{device, options, out, info->name};
   ASSERT_NO_THROW(info->run(ctx));
@@ -39,6 +45,35 @@ TEST_P(GpuExperiment, RunsAtReducedSizeAndEveryPointVerifies) {
     EXPECT_GE(m.samples.size(), 3u) << m.params.dump();
     for (double v : m.samples) EXPECT_GT(v, 0.0);
   }
+}
+
+// Flags the second sample it is asked about, as if the SM clock had dipped then.
+class OneDip : public SampleMonitor {
+ public:
+  uint8_t check() override { return ++calls == 2 ? 1 : 0; }
+  int calls = 0;
+};
+
+TEST_P(GpuExperiment, AsksTheMonitorAboutItsSamplesAndLeavesFlaggedOnesOut) {
+  const ExperimentInfo* info = find_experiment(GetParam());
+  ASSERT_NE(info, nullptr);
+  const DeviceInfo device = query_device(0);
+  RunOptions options = reduced();
+  OneDip monitor;
+  options.sampling.monitor = &monitor;
+  Collect out;
+  ExperimentContext ctx{device, options, out, info->name};
+  ASSERT_NO_THROW(info->run(ctx));
+  EXPECT_GE(monitor.calls, 2) << "the experiment never asked the monitor about its samples";
+  int flagged = 0;
+  for (const auto& m : out.measurements) {
+    EXPECT_TRUE(m.ok()) << m.metric << " " << m.params.dump() << " " << m.error;
+    if (m.excluded.empty()) continue;
+    EXPECT_EQ(m.excluded.size(), m.samples.size()) << m.metric << " " << m.params.dump();
+    for (size_t i = 0; i < m.excluded.size(); ++i) flagged += m.excluded[i] != 0;
+    EXPECT_EQ(m.used_samples().size(), size_t(std::count(m.excluded.begin(), m.excluded.end(), 0)));
+  }
+  EXPECT_GE(flagged, 1) << "the dipped sample is not marked in any measurement";
 }
 
 std::vector<std::string> names() {

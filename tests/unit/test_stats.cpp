@@ -80,3 +80,18 @@ TEST(Comparability, KeyIgnoresParamOrderButNotTheirValues) {
   EXPECT_NE(a, comparability_key("NVIDIA H200", "575", "offset_copy", 1, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth"));
   EXPECT_NE(a, comparability_key("NVIDIA H200", "580", "offset_copy", 2, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth"));
 }
+
+TEST(Measurement, FailureReasonSaysWhyAPointIsNotOk) {
+  Measurement m;
+  m.samples = {1.0};
+  m.verified = true;
+  EXPECT_TRUE(m.ok());
+  EXPECT_EQ(failure_reason(m), "");
+  m.verified = false;
+  EXPECT_EQ(failure_reason(m), "output did not verify");
+  m.error = "cudaErrorIllegalAddress";
+  EXPECT_EQ(failure_reason(m), "cudaErrorIllegalAddress") << "the error wins over the verification";
+  Measurement empty;
+  empty.verified = true;
+  EXPECT_EQ(failure_reason(empty), "no samples");
+}
