@@ -277,7 +277,7 @@ json build_chart_spec(const PageModel& page, const ExperimentView& experiment,
 
   const ChartSettings& chart = experiment.chart;
   const std::string y_title =
-      display_name(metric.metric) + (metric.unit.empty() ? "" : " (" + metric.unit + ")");
+      metric_title(metric.metric, metric.unit);
   const json x = x_encoding(experiment, metric);
   json tooltip = json::array();
   if (several_runs)

@@ -37,10 +37,14 @@ std::string format_bytes(double bytes) {
   return fmt::format("{:.1f} {}", scaled, units[unit]);
 }
 
+namespace {
+bool dimensionless(const std::string& unit) { return unit.empty() || unit == "1"; }
+} // namespace
+
 std::string format_with_unit(double value, const std::string& unit) {
   if (unit == "bytes" || unit == "B")
     return format_bytes(value);
-  if (unit.empty())
+  if (dimensionless(unit))
     return format_number(value);
   if (unit == "%")
     return format_percent(value);
@@ -48,7 +52,7 @@ std::string format_with_unit(double value, const std::string& unit) {
 }
 
 std::string format_range(double low, double high, const std::string& unit) {
-  if (unit.empty() || unit == "bytes" || unit == "B" || unit == "%")
+  if (dimensionless(unit) || unit == "bytes" || unit == "B" || unit == "%")
     return format_with_unit(low, unit) + " – " + format_with_unit(high, unit);
   return format_number(low) + " – " + format_with_unit(high, unit);
 }
@@ -133,6 +137,10 @@ bool has_number(const json& object, const char* key) {
     return false;
   const auto it = object.find(key);
   return it != object.end() && it->is_number();
+}
+
+std::string metric_title(const std::string& metric, const std::string& unit) {
+  return dimensionless(unit) ? display_name(metric) : display_name(metric) + " (" + unit + ")";
 }
 
 } // namespace apod::report

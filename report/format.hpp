@@ -13,7 +13,7 @@ using json = nlohmann::ordered_json;
 std::string format_number(double value);
 
 /// `value` followed by its unit ("4010.2 GB/s"); a unit of "bytes" or "B" is written in
-/// binary multiples ("64 MiB"). An empty unit gives the bare number.
+/// binary multiples ("64 MiB"). An empty unit, or "1" (dimensionless), gives the bare number.
 std::string format_with_unit(double value, const std::string& unit);
 
 /// A range with its unit once: "3550.6 – 4540.6 GB/s" (sizes and percentages keep theirs on
@@ -31,6 +31,10 @@ std::string format_param_value(const std::string& key, const json& value);
 
 /// A metric or parameter name as prose: "effective_bandwidth" -> "effective bandwidth".
 std::string display_name(const std::string& identifier);
+
+/// A metric's title with its unit: "effective bandwidth (GB/s)"; a dimensionless metric (unit
+/// "" or "1") gets none: "parallel fraction".
+std::string metric_title(const std::string& metric, const std::string& unit);
 
 /// A point's parameters as "word_bytes=4 B, offset=3", in their stored order.
 std::string format_params(const json& params);

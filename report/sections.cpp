@@ -53,7 +53,7 @@ mustache::data chart_list(const PageModel& page, const ExperimentView& experimen
     if (metric.ok_count() == 0 || !experiment.charts_metric(metric))
       continue;
     std::string caption =
-        display_name(metric.metric) + (metric.unit.empty() ? "" : " (" + metric.unit + ")");
+        metric_title(metric.metric, metric.unit);
     if (experiment.chart.vega_lite.is_object()) {
       caption += ": drawn with the experiment's own Vega-Lite spec";
     } else if (page.summarise_runs()) {

@@ -121,7 +121,7 @@ json trend_chart_spec(const HeadlineSeries& series, const std::vector<ChangePoin
                      peak_text(point.pct_of_peak, with_peak, point.run->peak_gbs.has_value())}});
   }
   const std::string y_title =
-      display_name(series.metric->metric) + (unit.empty() ? "" : " (" + unit + ")");
+      metric_title(series.metric->metric, unit);
   const json x = {{"field", "run_index"},
                   {"type", "quantitative"},
                   {"title", "run (oldest first)"},

@@ -15,6 +15,14 @@ TEST(Format, BandwidthAndTimesCarryTheirUnit) {
   EXPECT_EQ(format_with_unit(82.318, "%"), "82.3 %");
 }
 
+TEST(Format, DimensionlessFiguresCarryNoUnit) {
+  EXPECT_EQ(format_with_unit(0.502, "1"), "0.502") << "not \"0.502 1\"";
+  EXPECT_EQ(format_range(0.499, 0.503, "1"), "0.499 – 0.503");
+  EXPECT_EQ(metric_title("parallel_fraction", "1"), "parallel fraction");
+  EXPECT_EQ(metric_title("amdahl_limit", "x"), "amdahl limit (x)");
+  EXPECT_EQ(metric_title("effective_bandwidth", "GB/s"), "effective bandwidth (GB/s)");
+}
+
 TEST(Format, BytesInBinaryMultiples) {
   EXPECT_EQ(format_bytes(512), "512 B");
   EXPECT_EQ(format_bytes(62914560), "60 MiB");
