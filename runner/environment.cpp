@@ -9,7 +9,9 @@
 
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <thread>
 
@@ -71,7 +73,7 @@ json collect_environment(const DeviceInfo& device) {
   uname(&u);
   char host[256] = {};
   gethostname(host, sizeof host - 1);
-  return {
+  json env = {
       {"host", host},
       {"os", first_line_with("/etc/os-release", "PRETTY_NAME")},
       {"kernel", std::string(u.sysname) + " " + u.release},
@@ -88,6 +90,15 @@ json collect_environment(const DeviceInfo& device) {
       {"extra_cuda_flags", APOD_CUDA_FLAGS},
       {"gpu_numa_node", read_numa_node(device.pci_bus_id)},
   };
+  // Set by `apod run --device all` (cmd_run.cpp) for its children: how many GPUs that command
+  // ran and whether at the same time, which host-side figures depend on.
+  if (const char* all = std::getenv("APOD_DEVICE_ALL")) {
+    std::istringstream in(all);
+    int devices = 0;
+    std::string mode;
+    if (in >> devices >> mode) env["device_all"] = {{"devices", devices}, {"mode", mode}};
+  }
+  return env;
 }
 
 }  // namespace apod

@@ -24,15 +24,31 @@ namespace apod::cli {
 
 namespace {
 
-// `--device all`: this same command once per visible GPU, in parallel child processes that
-// write into the one database (WAL and a busy timeout make concurrent writers safe). Each child
-// prints its own summary; the exit code is the worst child's.
-int run_on_every_device() {
+// `--device all`: this same command once per visible GPU, in child processes that write into the
+// one database (WAL and a busy timeout make concurrent writers safe). By default the children
+// run at the same time: device-memory figures do not notice, but transfers, zero copy and the
+// staged copy share the host's memory and root complex (docs/ci.md has the H200 figures), so
+// `--one-at-a-time` runs them in turn. Each child's environment records which it was
+// (APOD_DEVICE_ALL, environment.cpp). Each prints its own summary; the exit code is the worst.
+int run_on_every_device(bool one_at_a_time) {
   const int count = device_count();
   if (count == 0) throw NoDevice("no CUDA-capable device was found");
   std::vector<std::string> args;
   std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
-  for (std::string arg; std::getline(cmdline, arg, '\0');) args.push_back(arg);
+  for (std::string arg; std::getline(cmdline, arg, '\0');)
+    if (arg != "--one-at-a-time") args.push_back(arg);
+  std::string marker = "APOD_DEVICE_ALL=" + std::to_string(count) + (one_at_a_time ? " one_at_a_time" : " concurrent");
+  std::vector<char*> envp;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, "APOD_DEVICE_ALL=", 16) != 0) envp.push_back(*e);
+  envp.push_back(marker.data());
+  envp.push_back(nullptr);
+  int worst = exit_ok;
+  const auto wait_for = [&worst](pid_t pid) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    worst = std::max(worst, WIFEXITED(status) ? WEXITSTATUS(status) : exit_no_device);
+  };
   std::vector<pid_t> children;
   for (int d = 0; d < count; ++d) {
     std::vector<std::string> child = args;
@@ -44,17 +60,14 @@ int run_on_every_device() {
     for (auto& a : child) argv.push_back(a.data());
     argv.push_back(nullptr);
     pid_t pid = 0;
-    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ) != 0)
+    if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), envp.data()) != 0)
       throw std::runtime_error("cannot start a runner for device " + std::to_string(d));
-    children.push_back(pid);
+    if (one_at_a_time)
+      wait_for(pid);
+    else
+      children.push_back(pid);
   }
-  int worst = exit_ok;
-  for (pid_t pid : children) {
-    int status = 0;
-    waitpid(pid, &status, 0);
-    const int code = WIFEXITED(status) ? WEXITSTATUS(status) : exit_no_device;
-    worst = std::max(worst, code);
-  }
+  for (pid_t pid : children) wait_for(pid);
   return worst;
 }
 
@@ -87,6 +100,10 @@ void add_run(CLI::App& app, Action& action) {
       ->capture_default_str();
   run->add_option("--only", req->only, "experiments to run (comma separated)")->delimiter(',');
   run->add_option("--label", req->label, "free-text label stored with the run");
+  auto one_at_a_time = std::make_shared<bool>(false);
+  run->add_flag("--one-at-a-time", *one_at_a_time,
+                "with --device all: run the GPUs in turn, not at the same time (host-side figures then do not "
+                "share the host)");
   run->add_flag("--quick", req->options.quick, "reduced sizes and sampling: a smoke test, not a measurement");
   run->add_option("--repeat", req->repeat, "run the matrix K times, one stored run each")
       ->check(CLI::Range(1, 1000))->capture_default_str();
@@ -109,17 +126,19 @@ void add_run(CLI::App& app, Action& action) {
   // The matrix and its settings come from the run being resumed; only --db goes with --resume.
   std::vector<CLI::Option*> matrix_options;
   for (const auto* name : {"--device", "--only", "--label", "--quick", "--repeat", "--min-samples", "--max-samples",
-                           "--target-ci", "--point-time-cap", "--min-clock-ratio", "--no-l2-flush", "--no-clock-check"})
+                           "--target-ci", "--point-time-cap", "--min-clock-ratio", "--no-l2-flush", "--no-clock-check",
+                           "--one-at-a-time"})
     matrix_options.push_back(run->get_option(name));
   auto* resume = run->add_option("--resume", req->resume_run,
                                  "complete an interrupted run (id or unique prefix): the experiments it has not "
                                  "stored, with its own settings, into the same run");
   for (auto* option : matrix_options) resume->excludes(option);
 
-  run->callback([&action, req, flags, device] {
-    action = [req, flags, device]() -> int {
+  run->callback([&action, req, flags, device, one_at_a_time] {
+    action = [req, flags, device, one_at_a_time]() -> int {
       const bool resuming = !req->resume_run.empty();  // the run's own device and settings
-      if (!resuming && *device == "all") return run_on_every_device();
+      if (!resuming && *device == "all") return run_on_every_device(*one_at_a_time);
+      if (*one_at_a_time) throw InputError("--one-at-a-time goes with --device all");
       try {
         size_t used = 0;
         req->options.device = resuming ? 0 : std::stoi(*device, &used);
