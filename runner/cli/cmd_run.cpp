@@ -25,19 +25,19 @@ namespace apod::cli {
 namespace {
 
 // `--device all`: this same command once per visible GPU, in child processes that write into the
-// one database (WAL and a busy timeout make concurrent writers safe). By default the children
-// run at the same time: device-memory figures do not notice, but transfers, zero copy and the
-// staged copy share the host's memory and root complex (docs/ci.md has the H200 figures), so
-// `--one-at-a-time` runs them in turn. Each child's environment records which it was
+// one database (WAL and a busy timeout make concurrent writers safe). By default the children run
+// in turn: run at the same time (`--all-at-once`), device-memory figures do not notice, but
+// transfers, zero copy and the staged copy share the host's memory and root complex and lose up
+// to 13% (docs/ci.md has the H200 figures). Each child's environment records which it was
 // (APOD_DEVICE_ALL, environment.cpp). Each prints its own summary; the exit code is the worst.
-int run_on_every_device(bool one_at_a_time) {
+int run_on_every_device(bool all_at_once) {
   const int count = device_count();
   if (count == 0) throw NoDevice("no CUDA-capable device was found");
   std::vector<std::string> args;
   std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
   for (std::string arg; std::getline(cmdline, arg, '\0');)
-    if (arg != "--one-at-a-time") args.push_back(arg);
-  std::string marker = "APOD_DEVICE_ALL=" + std::to_string(count) + (one_at_a_time ? " one_at_a_time" : " concurrent");
+    if (arg != "--all-at-once") args.push_back(arg);
+  std::string marker = "APOD_DEVICE_ALL=" + std::to_string(count) + (all_at_once ? " concurrent" : " one_at_a_time");
   std::vector<char*> envp;
   for (char** e = environ; *e; ++e)
     if (std::strncmp(*e, "APOD_DEVICE_ALL=", 16) != 0) envp.push_back(*e);
@@ -62,10 +62,10 @@ int run_on_every_device(bool one_at_a_time) {
     pid_t pid = 0;
     if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), envp.data()) != 0)
       throw std::runtime_error("cannot start a runner for device " + std::to_string(d));
-    if (one_at_a_time)
-      wait_for(pid);
-    else
+    if (all_at_once)
       children.push_back(pid);
+    else
+      wait_for(pid);
   }
   for (pid_t pid : children) wait_for(pid);
   return worst;
@@ -100,10 +100,10 @@ void add_run(CLI::App& app, Action& action) {
       ->capture_default_str();
   run->add_option("--only", req->only, "experiments to run (comma separated)")->delimiter(',');
   run->add_option("--label", req->label, "free-text label stored with the run");
-  auto one_at_a_time = std::make_shared<bool>(false);
-  run->add_flag("--one-at-a-time", *one_at_a_time,
-                "with --device all: run the GPUs in turn, not at the same time (host-side figures then do not "
-                "share the host)");
+  auto all_at_once = std::make_shared<bool>(false);
+  run->add_flag("--all-at-once", *all_at_once,
+                "with --device all: run the GPUs at the same time, not in turn (faster; host-side transfer "
+                "figures then share the host and drop)");
   run->add_flag("--quick", req->options.quick, "reduced sizes and sampling: a smoke test, not a measurement");
   run->add_option("--repeat", req->repeat, "run the matrix K times, one stored run each")
       ->check(CLI::Range(1, 1000))->capture_default_str();
@@ -127,18 +127,18 @@ void add_run(CLI::App& app, Action& action) {
   std::vector<CLI::Option*> matrix_options;
   for (const auto* name : {"--device", "--only", "--label", "--quick", "--repeat", "--min-samples", "--max-samples",
                            "--target-ci", "--point-time-cap", "--min-clock-ratio", "--no-l2-flush", "--no-clock-check",
-                           "--one-at-a-time"})
+                           "--all-at-once"})
     matrix_options.push_back(run->get_option(name));
   auto* resume = run->add_option("--resume", req->resume_run,
                                  "complete an interrupted run (id or unique prefix): the experiments it has not "
                                  "stored, with its own settings, into the same run");
   for (auto* option : matrix_options) resume->excludes(option);
 
-  run->callback([&action, req, flags, device, one_at_a_time] {
-    action = [req, flags, device, one_at_a_time]() -> int {
+  run->callback([&action, req, flags, device, all_at_once] {
+    action = [req, flags, device, all_at_once]() -> int {
       const bool resuming = !req->resume_run.empty();  // the run's own device and settings
-      if (!resuming && *device == "all") return run_on_every_device(*one_at_a_time);
-      if (*one_at_a_time) throw InputError("--one-at-a-time goes with --device all");
+      if (!resuming && *device == "all") return run_on_every_device(*all_at_once);
+      if (*all_at_once) throw InputError("--all-at-once goes with --device all");
       try {
         size_t used = 0;
         req->options.device = resuming ? 0 : std::stoi(*device, &used);

@@ -27,8 +27,8 @@ expect no_subcommand 2 "" -- "$apod"
 expect unknown_subcommand 2 "" -- "$apod" frobnicate
 expect unknown_option 2 "" -- "$apod" run --no-such-flag
 expect bad_device_number 2 "" -- "$apod" run --device notanumber
-expect one_at_a_time_alone 2 "goes with --device all" -- "$apod" run --one-at-a-time --db "$tmp/one.db"
-[[ ! -e "$tmp/one.db" ]] || { echo "FAIL one_at_a_time_alone: created $tmp/one.db"; failures=$((failures + 1)); }
+expect all_at_once_alone 2 "goes with --device all" -- "$apod" run --all-at-once --db "$tmp/one.db"
+[[ ! -e "$tmp/one.db" ]] || { echo "FAIL all_at_once_alone: created $tmp/one.db"; failures=$((failures + 1)); }
 expect unknown_experiment 2 "unknown experiment 'nope'" -- "$apod" run --only nope --db "$tmp/u.db"
 [[ ! -e $tmp/u.db ]] || { echo "FAIL unknown_experiment created a database"; failures=$((failures + 1)); }
 expect list_experiments 0 "offset_copy" -- "$apod" list
