@@ -1,10 +1,25 @@
 #include "staged_model.hpp"
 
+#include "theory.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 namespace apod {
+
+AmdahlSamples amdahl_limits(const std::vector<double>& parallel_fractions, const std::vector<uint8_t>& excluded_in) {
+  AmdahlSamples out;
+  for (size_t i = 0; i < parallel_fractions.size(); ++i) {
+    if (!(parallel_fractions[i] < 1)) {  // NaN has no limit either
+      ++out.left_out;
+      continue;
+    }
+    out.limits.push_back(amdahl_limit(parallel_fractions[i]));
+    out.excluded.push_back(i < excluded_in.size() ? excluded_in[i] : 0);
+  }
+  return out;
+}
 
 double staged_estimate_ms(double transfer_ms, double kernel_ms, int n_streams) {
   if (transfer_ms < 0 || kernel_ms < 0 || n_streams < 1)

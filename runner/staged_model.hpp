@@ -3,7 +3,9 @@
 // closed form of the kernel's work that lets the host check every element cheaply.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace apod {
 
@@ -14,6 +16,17 @@ namespace apod {
 /// tE + tT, the guide's figure for the sequential version. Throws std::invalid_argument for
 /// negative times or n_streams < 1.
 double staged_estimate_ms(double transfer_ms, double kernel_ms, int n_streams);
+
+/// Amdahl's limit 1 / (1 - P) per sample pair, for the pairs that have one: P_i >= 1 (a tE sample
+/// longer than its total, timed apart) has none and is left out, `left_out` counts them.
+/// `limits` and `excluded` keep the order of the pairs kept; `excluded` carries their flags
+/// (a pair past the end of `excluded_in` is unflagged).
+struct AmdahlSamples {
+  std::vector<double> limits;
+  std::vector<uint8_t> excluded;
+  size_t left_out = 0;
+};
+AmdahlSamples amdahl_limits(const std::vector<double>& parallel_fractions, const std::vector<uint8_t>& excluded_in);
 
 /// Iterations that should make a kernel take `target_ms`, from two timed runs (iterations_a
 /// taking time_a_ms, iterations_b taking time_b_ms) and a straight line through them: the

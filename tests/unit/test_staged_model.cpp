@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <stdexcept>
 
 using namespace apod;
@@ -63,4 +64,17 @@ TEST(StagedModel, AffinePowerMatchesStepByStepIteration) {
     EXPECT_EQ(affine_power(step, steps)(0xDEADBEEFu), x) << steps << " steps";
   }
   EXPECT_EQ(affine_power(step, 0)(12345u), 12345u);  // zero steps: the identity
+}
+
+TEST(StagedModel, AmdahlLimitsLeaveOutPairsWithoutOne) {
+  // Pair 1: a late launch made tE longer than its total (P = 1.02, seen on the H200 with --quick).
+  const AmdahlSamples a = amdahl_limits({0.5, 1.02, 0.75, 1.0}, {0, 0, 2});
+  EXPECT_EQ(a.left_out, 2u) << "P = 1 has no finite limit either";
+  ASSERT_EQ(a.limits.size(), 2u);
+  EXPECT_NEAR(a.limits[0], 2.0, 1e-12);
+  EXPECT_NEAR(a.limits[1], 4.0, 1e-12);
+  EXPECT_EQ(a.excluded, (std::vector<uint8_t>{0, 2})) << "flags follow the pairs kept";
+  const AmdahlSamples none = amdahl_limits({1.1, std::nan("")}, {});
+  EXPECT_TRUE(none.limits.empty());
+  EXPECT_EQ(none.left_out, 2u);
 }
