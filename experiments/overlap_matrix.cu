@@ -79,18 +79,6 @@ constexpr Row rows[] = {
     {true, false, true, "pinned/new"},      {false, false, true, "pageable/new"},
 };
 
-class OwnedStream {  // the default stream (nullptr) unless asked for a new one
- public:
-  explicit OwnedStream(bool create) { if (create) APOD_CUDA(cudaStreamCreate(&stream_)); }
-  ~OwnedStream() { if (stream_) cudaStreamDestroy(stream_); }
-  OwnedStream(const OwnedStream&) = delete;
-  OwnedStream& operator=(const OwnedStream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
 // The host and device sides of one row's data. The gist allocates per trial, outside its timer;
 // here once per row, so pageable pages are already resident when a trial writes them.
 struct RowMemory {

@@ -40,19 +40,6 @@ __global__ void lcg_kernel(uint32_t* data, int iterations, uint32_t multiplier, 
   data[i] = x;
 }
 
-class OwnedStream {
- public:
-  OwnedStream() { APOD_CUDA(cudaStreamCreate(&stream_)); }
-  ~OwnedStream() { if (stream_) cudaStreamDestroy(stream_); }
-  OwnedStream(OwnedStream&& o) noexcept : stream_(std::exchange(o.stream_, nullptr)) {}
-  OwnedStream(const OwnedStream&) = delete;
-  OwnedStream& operator=(const OwnedStream&) = delete;
-  cudaStream_t get() const { return stream_; }
-
- private:
-  cudaStream_t stream_ = nullptr;
-};
-
 class OwnedEvent {  // ordering only: no timestamps, so recording one is cheap
  public:
   OwnedEvent() { APOD_CUDA(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }

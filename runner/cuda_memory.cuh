@@ -1,4 +1,5 @@
-// RAII owners for device and pinned host memory, and the non-zero fill every experiment uses.
+// RAII owners for device and pinned host memory and for streams, and the non-zero fill every
+// experiment uses.
 #pragma once
 
 #include "cuda_check.cuh"
@@ -8,6 +9,20 @@
 #include <utility>
 
 namespace apod {
+
+/// A created CUDA stream, or the default stream (nullptr) when `create` is false.
+class OwnedStream {
+ public:
+  explicit OwnedStream(bool create = true) { if (create) APOD_CUDA(cudaStreamCreate(&stream_)); }
+  ~OwnedStream() { if (stream_) cudaStreamDestroy(stream_); }
+  OwnedStream(OwnedStream&& o) noexcept : stream_(std::exchange(o.stream_, nullptr)) {}
+  OwnedStream(const OwnedStream&) = delete;
+  OwnedStream& operator=(const OwnedStream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
 
 template <class T>
 class DeviceBuffer {

@@ -68,6 +68,10 @@ json nvidia_smi_state(const DeviceInfo& device) {
   return state;
 }
 
+std::string device_all_value(int devices, bool all_at_once) {
+  return std::to_string(devices) + (all_at_once ? " concurrent" : " one_at_a_time");
+}
+
 json collect_environment(const DeviceInfo& device) {
   utsname u{};
   uname(&u);
@@ -92,7 +96,7 @@ json collect_environment(const DeviceInfo& device) {
   };
   // Set by `apod run --device all` (cmd_run.cpp) for its children: how many GPUs that command
   // ran and whether at the same time, which host-side figures depend on.
-  if (const char* all = std::getenv("APOD_DEVICE_ALL")) {
+  if (const char* all = std::getenv(device_all_variable)) {
     std::istringstream in(all);
     int devices = 0;
     std::string mode;

@@ -128,7 +128,7 @@ RunOutcome run_experiments(const std::string& run_id, const std::vector<const Ex
       }
       record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       ExperimentOutcome eo{info->name, record.status, record.error,
-                           headline(*info, recorder.measurements, device), 0, 0, record.wall_s};
+                           headline(*info, recorder.measurements, device), 0, 0, record.wall_s, {}};
       for (auto& m : recorder.measurements) {
         (m.ok() ? eo.points_ok : eo.points_failed)++;
         if (!m.ok() && eo.failures.size() < max_failures_listed)

@@ -59,6 +59,12 @@ void print_summary(const RunOutcome& outcome, std::ostream& out);
 /// (environment.cpp). NVML's view of the device is added by the run loop.
 json collect_environment(const DeviceInfo& device);
 
+/// `apod run --device all` tells each child how the GPUs are run through this environment
+/// variable; collect_environment records it as `device_all` {devices, mode}.
+inline constexpr const char* device_all_variable = "APOD_DEVICE_ALL";
+/// The variable's value: "4 one_at_a_time" or "4 concurrent".
+std::string device_all_value(int devices, bool all_at_once);
+
 /// The device's settings from `nvidia-smi --query-gpu`, for machines without a loadable NVML.
 json nvidia_smi_state(const DeviceInfo& device);
 

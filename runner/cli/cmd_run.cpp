@@ -37,10 +37,11 @@ int run_on_every_device(bool all_at_once) {
   std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
   for (std::string arg; std::getline(cmdline, arg, '\0');)
     if (arg != "--all-at-once") args.push_back(arg);
-  std::string marker = "APOD_DEVICE_ALL=" + std::to_string(count) + (all_at_once ? " concurrent" : " one_at_a_time");
+  const std::string prefix = std::string(device_all_variable) + "=";
+  std::string marker = prefix + device_all_value(count, all_at_once);
   std::vector<char*> envp;
   for (char** e = environ; *e; ++e)
-    if (std::strncmp(*e, "APOD_DEVICE_ALL=", 16) != 0) envp.push_back(*e);
+    if (std::strncmp(*e, prefix.c_str(), prefix.size()) != 0) envp.push_back(*e);
   envp.push_back(marker.data());
   envp.push_back(nullptr);
   int worst = exit_ok;
