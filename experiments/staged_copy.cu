@@ -198,11 +198,11 @@ void run(ExperimentContext& ctx) {
   const json alone = {{"n_streams", 1}, {"mode", "alone"}};
   ctx.record(measurement_of(alone, "transfer_ms", "ms", Direction::lower, transfer_ms.ms, transfer_ms.excluded, extra,
                             transfer_wrong));
-  Measurement bandwidth = bandwidth_measurement(alone, double(setup.bytes()), transfer_ms);
+  Measurement bandwidth = bandwidth_measurement(alone, double(setup.bytes()), transfer_ms.ms);
   bandwidth.metric = "h2d_bandwidth";
   bandwidth.verified = transfer_wrong == 0;
   bandwidth.extra.update(extra);
-  apply_fixed_exclusions(bandwidth, transfer_ms.excluded);
+  apply_fixed_exclusions(bandwidth, transfer_ms.excluded);  // the flags of the times it comes from
   ctx.record(std::move(bandwidth));
   ctx.record(measurement_of(alone, "kernel_ms", "ms", Direction::lower, kernel_ms.ms, kernel_ms.excluded, extra,
                             kernel_wrong));
