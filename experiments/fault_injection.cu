@@ -6,10 +6,10 @@
 //                    (cudaErrorIllegalAddress, a sticky error: the context is unusable after it)
 //   trap             a kernel executes __trap() (a sticky launch failure)
 //   none or unset    no fault: one small copy, timed and verified (the control)
-#include "bandwidth.hpp"
-#include "cuda_memory.cuh"
-#include "experiment.hpp"
-#include "timing.cuh"
+#include "core/bandwidth.hpp"
+#include "core/cuda_memory.cuh"
+#include "core/experiment.hpp"
+#include "core/timing.cuh"
 
 #include <cstdlib>
 #include <string>

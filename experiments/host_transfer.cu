@@ -3,11 +3,11 @@
 // through a pinned buffer, 9.1.1) and from pinned memory (DMA straight from the user's pages), and
 // zero copy (9.1.3): a kernel that reads and writes mapped pinned host memory directly. The
 // guide's V100-era figure is ~12 GB/s pinned on a PCIe Gen3 x16 link (15.75 GB/s per direction).
-#include "bandwidth.hpp"
-#include "cuda_memory.cuh"
-#include "experiment.hpp"
-#include "timing.cuh"
-#include "verify.hpp"
+#include "core/bandwidth.hpp"
+#include "core/cuda_memory.cuh"
+#include "core/experiment.hpp"
+#include "core/timing.cuh"
+#include "core/verify.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -2,12 +2,12 @@
 // accesses start `offset` words past an aligned address. The guide uses 4-byte words with
 // offsets 0..32 (V100: ~790 GB/s aligned, ~9/10 of that misaligned); Stich's slides add 8-byte
 // words (shared/seeds/001_...). Bytes counted: every word read once and written once.
-#include "bandwidth.hpp"
-#include "cuda_memory.cuh"
-#include "experiment.hpp"
-#include "kernel_facts.cuh"
-#include "timing.cuh"
-#include "verify.hpp"
+#include "core/bandwidth.hpp"
+#include "core/cuda_memory.cuh"
+#include "core/experiment.hpp"
+#include "core/kernel_facts.cuh"
+#include "core/timing.cuh"
+#include "core/verify.hpp"
 
 #include <cstring>
 #include <vector>

@@ -6,12 +6,12 @@
 // overall timer stop; synchronise. The gist keeps the best of 1000 trials and prints event
 // milliseconds x 1000 under a "ms" heading, so its figures are microseconds; apod stores every
 // trial, in milliseconds, and the report shows the median and the minimum (the gist's "best").
-#include "cuda_memory.cuh"
-#include "experiment.hpp"
-#include "theory.hpp"
-#include "sampling.hpp"
-#include "timing.cuh"
-#include "verify.hpp"
+#include "core/cuda_memory.cuh"
+#include "core/experiment.hpp"
+#include "core/theory.hpp"
+#include "core/sampling.hpp"
+#include "core/timing.cuh"
+#include "core/verify.hpp"
 
 #include <chrono>
 #include <cmath>

@@ -4,11 +4,11 @@
 // read plus bytes written"). cudaMemcpyAsync device-to-device and a copy kernel swept over vector
 // width, elements per thread and grid shape are all stored; the best median becomes the
 // "achievable_peak" point that reports and other experiments quote as "% of achievable peak".
-#include "bandwidth.hpp"
-#include "cuda_memory.cuh"
-#include "experiment.hpp"
-#include "timing.cuh"
-#include "verify.hpp"
+#include "core/bandwidth.hpp"
+#include "core/cuda_memory.cuh"
+#include "core/experiment.hpp"
+#include "core/timing.cuh"
+#include "core/verify.hpp"
 
 #include <algorithm>
 #include <string>

@@ -2,12 +2,12 @@
 // i x stride, so a warp's 32 accesses spread over more 32-byte sectors as the stride grows.
 // Bandwidth counts the useful bytes only (each copied word read once and written once), as the
 // guide's Figure 7 does; the wasted part of each sector is what the falling curve shows.
-#include "bandwidth.hpp"
-#include "cuda_memory.cuh"
-#include "experiment.hpp"
-#include "kernel_facts.cuh"
-#include "timing.cuh"
-#include "verify.hpp"
+#include "core/bandwidth.hpp"
+#include "core/cuda_memory.cuh"
+#include "core/experiment.hpp"
+#include "core/kernel_facts.cuh"
+#include "core/timing.cuh"
+#include "core/verify.hpp"
 
 #include <cstring>
 #include <vector>

@@ -2,7 +2,7 @@
 
 #include "format.hpp"
 
-#include "measurement.hpp"
+#include "core/measurement.hpp"
 
 #include <map>
 #include <utility>

@@ -3,7 +3,7 @@
 // every run's point (docs/report.md). The statistics are apod::summarize's (runner/measurement).
 #pragma once
 
-#include "measurement.hpp"
+#include "core/measurement.hpp"
 #include "model.hpp"
 
 #include <optional>

@@ -2,7 +2,7 @@
 
 #include "aggregate.hpp"
 #include "format.hpp"
-#include "measurement.hpp"
+#include "core/measurement.hpp"
 
 #include <algorithm>
 #include <map>

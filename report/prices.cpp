@@ -1,7 +1,7 @@
 // `apod report --prices FILE`: device model -> price in USD, for the per-dollar view.
 #include "report.hpp"
 
-#include "errors.hpp" // apod::InputError: exit code 2
+#include "core/errors.hpp" // apod::InputError: exit code 2
 
 #include <fmt/format.h>
 

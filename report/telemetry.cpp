@@ -3,7 +3,7 @@
 #include "aggregate.hpp"
 #include "charts.hpp"
 #include "format.hpp"
-#include "measurement.hpp"
+#include "core/measurement.hpp"
 #include "sections.hpp"
 
 #include <fmt/format.h>

@@ -6,7 +6,7 @@
 #include "headlines.hpp"
 #include "tables.hpp"
 
-#include "history.hpp" // apod::detect_steps, runner/history.hpp
+#include "analysis/history.hpp" // apod::detect_steps, runner/history.hpp
 
 namespace apod::report {
 

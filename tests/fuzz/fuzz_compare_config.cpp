@@ -1,8 +1,8 @@
 // libFuzzer target: `apod compare --config FILE`, the one configuration file apod reads. JSON
 // that does not parse, and a config that parse_compare_config refuses with InputError, are the
 // right answers to bad input; any other exception, a crash or a sanitizer report is a bug.
-#include "compare.hpp"
-#include "errors.hpp"
+#include "analysis/compare.hpp"
+#include "core/errors.hpp"
 
 #include <cstdint>
 

@@ -3,9 +3,9 @@
 // which is then exported. Refusal with InputError is the right answer to bad input; any other
 // exception (uncaught: abort), a crash or a sanitizer report is a bug, and so is a document that
 // validation accepts and the import then rejects.
-#include "errors.hpp"
-#include "results_json.hpp"
-#include "store.hpp"
+#include "core/errors.hpp"
+#include "core/results_json.hpp"
+#include "store/store.hpp"
 
 #include <cstdint>
 #include <string>

@@ -2,8 +2,8 @@
 // opened and read as `apod list --runs` and `apod export` do, then opened for writing as
 // `apod import` does. Refusal with InputError is the right answer to a file that is not a
 // whole apod database; any other exception, a crash or a sanitizer report is a bug.
-#include "errors.hpp"
-#include "store.hpp"
+#include "core/errors.hpp"
+#include "store/store.hpp"
 
 #include <unistd.h>
 

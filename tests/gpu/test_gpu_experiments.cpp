@@ -1,8 +1,8 @@
 // The gpu suite: every registered experiment runs at reduced size (--quick) on GPU 0 and every
 // point it records must verify. Without a GPU the whole suite exits 77, which Meson reports as
 // skipped, never as passed.
-#include "device.hpp"
-#include "experiment.hpp"
+#include "core/device.hpp"
+#include "core/experiment.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // Measures the step detector (runner/history.cpp) on the synthetic fixtures: detection rate per
 // step size and noise level, false alarms per 100 runs, and alarms raised on single-run spikes.
 // As a test it asserts the rates docs/history.md promises; its output is the table in that doc.
-#include "history.hpp"
+#include "analysis/history.hpp"
 
 #include <nlohmann/json.hpp>
 

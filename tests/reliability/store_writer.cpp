@@ -10,8 +10,8 @@
 //                                         loop), then wait to be killed before finishing it
 // Experiment names carry their shape, "e<k>_m<M>_s<S>": M measurements of S samples each, so a
 // checker can tell a complete experiment from a torn one without knowing what was written.
-#include "errors.hpp"
-#include "store.hpp"
+#include "core/errors.hpp"
+#include "store/store.hpp"
 
 #include <fcntl.h>
 #include <sys/mman.h>

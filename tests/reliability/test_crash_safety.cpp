@@ -7,8 +7,8 @@
 // interrupted run is resumed through the Store as `apod run --resume` does.
 // APOD_CRASH_KILLS sets the number of kills (default 60).
 #include "db_check.hpp"
-#include "errors.hpp"
-#include "store.hpp"
+#include "core/errors.hpp"
+#include "store/store.hpp"
 
 #include <signal.h>
 #include <unistd.h>

@@ -4,9 +4,9 @@
 // of a text file, a foreign database and a newer schema; tests/fuzz throws random input at the
 // same entry points.)
 #include "db_check.hpp"
-#include "errors.hpp"
-#include "results_json.hpp"
-#include "store.hpp"
+#include "core/errors.hpp"
+#include "core/results_json.hpp"
+#include "store/store.hpp"
 
 #include <iterator>
 

@@ -2,9 +2,9 @@
 // which may be resumed, a read-only open that reports without writing, and a full disk that
 // leaves the database as it was.
 #include "db_check.hpp"
-#include "errors.hpp"
-#include "store.hpp"
-#include "writer.hpp"
+#include "core/errors.hpp"
+#include "store/store.hpp"
+#include "store/writer.hpp"
 
 #include <signal.h>
 #include <sys/resource.h>

@@ -5,7 +5,7 @@
 // generator says so. Deterministic: the same arguments give the same document, byte for byte.
 #pragma once
 
-#include "measurement.hpp" // apod::summarize: the stored statistics come from the samples
+#include "core/measurement.hpp" // apod::summarize: the stored statistics come from the samples
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 // The hardware comparison (several device models, published devices for context, GB/s per $1000
 // and per W), the --prices file's checks, and a point's own limit (extra.limit_gbs).
 #include "comparison.hpp"
-#include "errors.hpp"
+#include "core/errors.hpp"
 #include "fixtures.hpp"
 #include "headlines.hpp"
 #include "page_text.hpp"

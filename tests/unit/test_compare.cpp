@@ -1,6 +1,6 @@
 // Regression gating (runner/compare.cpp): the test statistic, the verdicts and the pairing.
-#include "compare.hpp"
-#include "errors.hpp"
+#include "analysis/compare.hpp"
+#include "core/errors.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The provenance collect_environment records (environment.cpp); it needs no GPU.
-#include "run.hpp"
+#include "run/run.hpp"
 
 #include <gtest/gtest.h>
 

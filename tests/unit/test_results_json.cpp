@@ -1,7 +1,7 @@
 // Validation of apod-results documents and atomic file writes (runner/results_json.cpp).
-#include "errors.hpp"
-#include "results_json.hpp"
-#include "store.hpp"
+#include "core/errors.hpp"
+#include "core/results_json.hpp"
+#include "store/store.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // The stopping rules of the measurement core (runner/sampling.cpp).
-#include "sampling.hpp"
+#include "core/sampling.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Summary statistics and the bandwidth conversion of samples (measurement.cpp, bandwidth.cpp).
-#include "bandwidth.hpp"
-#include "measurement.hpp"
+#include "core/bandwidth.hpp"
+#include "core/measurement.hpp"
 
 #include <gtest/gtest.h>
 
@@ -81,17 +81,25 @@ TEST(Comparability, KeyIgnoresParamOrderButNotTheirValues) {
   EXPECT_NE(a, comparability_key("NVIDIA H200", "580", "offset_copy", 2, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth"));
 }
 
-TEST(Measurement, FailureReasonSaysWhyAPointIsNotOk) {
+TEST(Measurement, PointStatusDecidesOkFailedOrExcludedWithOneText) {
   Measurement m;
-  m.samples = {1.0};
+  m.samples = {1.0, 2.0};
   m.verified = true;
   EXPECT_TRUE(m.ok());
-  EXPECT_EQ(failure_reason(m), "");
+  EXPECT_EQ(point_status(m).reason, "");
+  EXPECT_STREQ(point_status(m).word(), "ok");
+  m.excluded = {1, 0};
+  EXPECT_TRUE(m.ok()) << "one used sample is enough";
+  m.excluded = {1, 2};
+  EXPECT_EQ(point_status(m).state, PointState::excluded);
+  EXPECT_EQ(point_status(m).reason, reason_all_excluded);
+  EXPECT_STREQ(point_status(m).word(), "failed");
   m.verified = false;
-  EXPECT_EQ(failure_reason(m), "output did not verify");
+  EXPECT_EQ(point_status(m).state, PointState::failed);
+  EXPECT_EQ(point_status(m).reason, reason_not_verified);
   m.error = "cudaErrorIllegalAddress";
-  EXPECT_EQ(failure_reason(m), "cudaErrorIllegalAddress") << "the error wins over the verification";
+  EXPECT_EQ(point_status(m).reason, "cudaErrorIllegalAddress") << "the error wins over the verification";
   Measurement empty;
   empty.verified = true;
-  EXPECT_EQ(failure_reason(empty), "no samples");
+  EXPECT_EQ(point_status(empty).reason, reason_no_samples);
 }

@@ -1,6 +1,6 @@
 // The SQLite store (runner/store.cpp): schema, transactions, identity checks, round trips.
-#include "errors.hpp"
-#include "store.hpp"
+#include "core/errors.hpp"
+#include "store/store.hpp"
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>

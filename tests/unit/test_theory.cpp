@@ -1,6 +1,6 @@
 // The formulas every figure in the report rests on (runner/theory.cpp).
-#include "device.hpp"
-#include "theory.hpp"
+#include "core/device.hpp"
+#include "core/theory.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,56 @@
+#include "core/experiment.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace apod {
+
+namespace {
+std::vector<ExperimentInfo>& registry() {
+  static std::vector<ExperimentInfo> all;  // function-local: safe from init-order problems
+  return all;
+}
+}  // namespace
+
+bool register_experiment(ExperimentInfo info) {
+  auto& all = registry();
+  if (find_experiment(info.name)) throw std::logic_error("experiment registered twice: " + info.name);
+  all.push_back(std::move(info));
+  std::stable_sort(all.begin(), all.end(), [](const auto& a, const auto& b) {
+    return a.order != b.order ? a.order < b.order : a.name < b.name;
+  });
+  return true;
+}
+
+const std::vector<ExperimentInfo>& experiments() { return registry(); }
+
+const ExperimentInfo* find_experiment(const std::string& name) {
+  for (const auto& e : registry())
+    if (e.name == name) return &e;
+  return nullptr;
+}
+
+json experiment_catalog() {
+  json catalog = json::object();
+  for (const auto& e : registry()) {
+    catalog[e.name] = {
+        {"title", e.title},
+        {"description", e.description},
+        {"citation", e.citation},
+        {"version", e.version},
+        {"order", e.order},
+        {"chart",
+         {{"metric", e.chart.metric},
+          {"x", e.chart.x},
+          {"x_title", e.chart.x_title},
+          {"log_x", e.chart.log_x},
+          {"color", e.chart.color},
+          {"mark", e.chart.mark},
+          {"limit", e.chart.limit},
+          {"vega_lite", e.chart.vega_lite}}},
+    };
+  }
+  return catalog;
+}
+
+}  // namespace apod

@@ -1,0 +1,109 @@
+// The experiment interface. An experiment is one .cu file in experiments/ that defines a run
+// function and registers it with APOD_EXPERIMENT; the runner, store and report need nothing else.
+#pragma once
+
+#include "core/device.hpp"
+#include "core/measurement.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace apod {
+
+/// Checks the conditions a sample was taken under (runner/nvml.cpp implements it with NVML).
+class SampleMonitor {
+ public:
+  virtual ~SampleMonitor() = default;
+  /// Flags for the sample just taken: 0 if it may be used, else bit 1 (SM clock under the
+  /// threshold) and/or bit 2 (a throttle reason was active).
+  virtual uint8_t check() = 0;
+};
+
+/// How each point is sampled (runner/sampling.cpp applies the rules). Experiments pass it on to
+/// the timing core; the command line sets it.
+struct SamplingPolicy {
+  int warmup = 3;                 ///< untimed launches before the first sample
+  int min_samples = 10;           ///< timed samples per point, at least
+  int max_samples = 1000;         ///< hard cap on samples per point
+  double target_ci_rel = 0.005;   ///< stop once the median's 95% CI half-width <= this x median
+  double max_point_s = 1.0;       ///< stop after this much wall time on one point (flagged noisy)
+  bool flush_l2 = true;           ///< overwrite the L2 cache before every sample
+  SampleMonitor* monitor = nullptr;  ///< clock and throttle checks; null: none
+
+  /// The monitor's flags for the sample just taken (0 without a monitor).
+  uint8_t check_sample() const { return monitor ? monitor->check() : 0; }
+};
+
+/// What `apod run` asked for.
+struct RunOptions {
+  int device = 0;
+  bool quick = false;      ///< reduced sizes: the gpu test suite and smoke runs
+  SamplingPolicy sampling;
+};
+
+/// Receives an experiment's measurements as they are made.
+class Recorder {
+ public:
+  virtual ~Recorder() = default;
+  virtual void record(Measurement m) = 0;
+};
+
+/// Handed to an experiment's run function.
+struct ExperimentContext {
+  const DeviceInfo& device;
+  const RunOptions& options;
+  Recorder& recorder;
+  std::string experiment;  ///< the name under which measurements are filed
+
+  /// File a measurement under this experiment.
+  void record(Measurement m) {
+    m.experiment = experiment;
+    recorder.record(std::move(m));
+  }
+};
+
+/// How the report draws an experiment by default: metric (y) against one parameter (x),
+/// one series per value of `color`, a rule at the device's theoretical limit.
+struct ChartSpec {
+  std::string metric;            ///< metric to draw ("" = every metric, one chart each)
+  std::string x;                 ///< parameter on the x axis
+  std::string x_title;
+  bool log_x = false;
+  std::string color;             ///< parameter that splits the series ("" for one series)
+  std::string mark = "line";     ///< line | bar | point
+  std::string limit = "dram";    ///< theoretical rule to draw: dram | pcie | none
+  json vega_lite = nullptr;      ///< optional full Vega-Lite spec (data injected) overriding the rest
+};
+
+struct ExperimentInfo {
+  std::string name;        ///< identifier used by --only and in the store
+  std::string title;
+  std::string description; ///< what it measures and why, with its source
+  std::string citation;    ///< document and section it reproduces
+  int version = 1;         ///< bump when results stop being comparable with older ones
+  int order = 100;         ///< position in the matrix (lower runs first)
+  bool hidden = false;     ///< test-only: not listed, not in the default matrix, runs only via --only
+  ChartSpec chart;
+  std::function<void(ExperimentContext&)> run;
+};
+
+/// Every experiment linked into this binary, in matrix order.
+const std::vector<ExperimentInfo>& experiments();
+
+/// The experiment called `name`, or nullptr.
+const ExperimentInfo* find_experiment(const std::string& name);
+
+/// Titles, descriptions and chart specs of every experiment, keyed by name (the report's input).
+json experiment_catalog();
+
+bool register_experiment(ExperimentInfo info);
+
+}  // namespace apod
+
+#define APOD_CONCAT_INNER(a, b) a##b
+#define APOD_CONCAT(a, b) APOD_CONCAT_INNER(a, b)
+/// Registers an experiment at static-initialisation time: APOD_EXPERIMENT(info_expression);
+#define APOD_EXPERIMENT(...) \
+  [[maybe_unused]] static const bool APOD_CONCAT(apod_registered_, __LINE__) = \
+      ::apod::register_experiment(__VA_ARGS__)

@@ -1,0 +1,116 @@
+// How an experiment turns what it timed into a stored record: a Series is a set of samples with
+// the monitor's flag for each (0 = used), and how sampling ended. The timing core returns one
+// (timing.cuh); a figure derived from others is made with map() or zip(), which carry the flags
+// over, so a derived sample is left out whenever any of its inputs was. make_measurement() is the
+// one way to build a Measurement. There is no conversion to a plain vector: statistics come from
+// summary(), which uses only the unflagged samples.
+#pragma once
+
+#include "core/measurement.hpp"
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace apod {
+
+/// A metric's name, unit and the direction in which it improves.
+struct Metric {
+  std::string name;  ///< e.g. "effective_bandwidth"
+  std::string unit;  ///< e.g. "GB/s"; "1" for a dimensionless figure
+  Direction direction = Direction::higher;
+};
+
+/// The metrics several experiments share (an experiment's own are defined beside its kernel).
+namespace metrics {
+inline const Metric effective_bandwidth{"effective_bandwidth", "GB/s", Direction::higher};
+inline const Metric time_ms{"time_ms", "ms", Direction::lower};
+}  // namespace metrics
+
+class Series {
+ public:
+  Series() = default;
+  /// Values with their flags (`flags` empty: every value used; else as long as `values`).
+  Series(std::vector<double> values, std::vector<uint8_t> flags, std::string stop_reason = stop_fixed,
+         bool noisy = false);
+
+  /// Appends one sample and the monitor's flags for it.
+  void add(double value, uint8_t flags = 0) {
+    values_.push_back(value);
+    flags_.push_back(flags);
+  }
+
+  size_t size() const { return values_.size(); }
+  bool empty() const { return values_.empty(); }
+  const std::vector<double>& values() const { return values_; }
+  const std::vector<uint8_t>& flags() const { return flags_; }
+  /// The values whose flag is 0.
+  std::vector<double> used() const;
+  /// Statistics of the used values.
+  Summary summary() const { return summarize(used()); }
+
+  const std::string& stop_reason() const { return stop_reason_; }
+  bool noisy() const { return noisy_; }
+  void set_stop(std::string reason, bool noisy) {
+    stop_reason_ = std::move(reason);
+    noisy_ = noisy;
+  }
+
+  /// f applied to each value; flags, stop reason and noisiness kept.
+  template <class F>
+  Series map(F&& f) const {
+    Series out = *this;
+    for (double& v : out.values_) v = f(v);
+    return out;
+  }
+
+  /// f(a[i], b[i]) for series taken side by side (the i-th sample of each in one trial): the
+  /// flags are OR-ed, so a derived sample is left out when either input was; the result counts
+  /// as fixed-count and noisy if either input is. Throws std::logic_error on unequal lengths.
+  template <class F>
+  static Series zip(const Series& a, const Series& b, F&& f) {
+    if (a.size() != b.size()) throw std::logic_error("Series::zip: the series differ in length");
+    Series out;
+    for (size_t i = 0; i < a.size(); ++i) out.add(f(a.values_[i], b.values_[i]), a.flag(i) | b.flag(i));
+    out.noisy_ = a.noisy_ || b.noisy_;
+    return out;
+  }
+
+  /// The samples for which keep(value) is true, with their flags; the count left out is
+  /// returned through `left_out` (e.g. pairs without a finite Amdahl limit).
+  template <class Keep>
+  Series where(Keep&& keep, size_t* left_out = nullptr) const {
+    Series out;
+    out.stop_reason_ = stop_reason_, out.noisy_ = noisy_;
+    for (size_t i = 0; i < size(); ++i)
+      if (keep(values_[i])) out.add(values_[i], flag(i));
+    if (left_out) *left_out = size() - out.size();
+    return out;
+  }
+
+  uint8_t flag(size_t i) const { return i < flags_.size() ? flags_[i] : 0; }
+
+ private:
+  std::vector<double> values_;
+  std::vector<uint8_t> flags_;
+  std::string stop_reason_ = stop_fixed;
+  bool noisy_ = false;
+};
+
+/// The one way to build a measurement: the point's parameters, its metric, the series it is
+/// made of (values in metric.unit), whether the output matched the host's answer, and facts for
+/// extra. Whether the point is ok is decided later, once, by point_status().
+Measurement make_measurement(json params, const Metric& metric, const Series& series, bool verified,
+                             json extra = json::object());
+
+/// Effective bandwidth in GB/s per sample, from times in ms and the bytes each sample moved
+/// (read + written, as the experiment counts them).
+Series bandwidth_gbs(const Series& times_ms, double bytes_moved);
+
+/// make_measurement with metrics::effective_bandwidth from times in ms; records bytes_moved.
+Measurement bandwidth_measurement(json params, double bytes_moved, const Series& times_ms, bool verified,
+                                  json extra = json::object());
+
+}  // namespace apod

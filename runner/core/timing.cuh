@@ -1,0 +1,89 @@
+// The measurement core: warm up, then time each sample with a pair of CUDA events on the
+// experiment's stream, synchronising after each so samples are independent (METHOD.md). Before
+// each sample the L2 cache is overwritten so no sample is served from what the previous one left
+// there; after each, the monitor checks clocks and throttling. sampling.cpp decides when to stop.
+#pragma once
+
+#include "core/cuda_check.cuh"
+#include "core/experiment.hpp"
+#include "core/sampling.hpp"
+
+#include <vector>
+
+namespace apod {
+
+class EventPair {
+ public:
+  EventPair() {
+    APOD_CUDA(cudaEventCreate(&start_));
+    APOD_CUDA(cudaEventCreate(&stop_));
+  }
+  ~EventPair() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  EventPair(const EventPair&) = delete;
+  EventPair& operator=(const EventPair&) = delete;
+  void start(cudaStream_t s) { APOD_CUDA(cudaEventRecord(start_, s)); }
+  void stop(cudaStream_t s) { APOD_CUDA(cudaEventRecord(stop_, s)); }
+  /// Waits for the stop event and returns the time between the two, in milliseconds.
+  double elapsed_ms() {
+    APOD_CUDA(cudaEventSynchronize(stop_));
+    float ms = 0;
+    APOD_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t start_{}, stop_{};
+};
+
+/// Overwrites the current device's L2 cache (a write of twice its size) on `stream` (l2_flush.cu).
+void flush_l2(cudaStream_t stream);
+/// Frees the flush buffer; call before a device reset.
+void release_l2_flush_buffer();
+
+/// Times `launch(stream)`: policy.warmup untimed calls, then timed samples until the policy's
+/// stopping rule says enough. Returns each sample's elapsed time in ms, in the order taken.
+template <class Launch>
+TimedSamples time_samples_ms(const SamplingPolicy& policy, cudaStream_t stream, Launch&& launch) {
+  for (int i = 0; i < policy.warmup; ++i) launch(stream);
+  APOD_CUDA(cudaStreamSynchronize(stream));
+  APOD_CUDA(cudaGetLastError());
+  EventPair events;
+  AdaptiveSampler sampler(policy);
+  while (sampler.want_more()) {
+    if (policy.flush_l2) flush_l2(stream);
+    events.start(stream);
+    launch(stream);
+    events.stop(stream);
+    const double ms = events.elapsed_ms();
+    sampler.add(ms, policy.check_sample());
+  }
+  APOD_CUDA(cudaGetLastError());
+  return sampler.finish();
+}
+
+/// Fixed-count sampling, for experiments that pair the i-th sample of one series with the i-th of
+/// another (a model from tT and tE, a speed-up from two partitions): policy.warmup untimed calls,
+/// then exactly policy.min_samples timed ones, each checked by the monitor like the adaptive
+/// ones. No L2 flush: the callers' timed regions start with copies or passes over arrays several
+/// times the L2. Derived series take their inputs' flags with merge_excluded (sampling.hpp).
+template <class Work>
+TimedSamples time_fixed_ms(const SamplingPolicy& policy, cudaStream_t stream, Work&& work) {
+  for (int i = 0; i < policy.warmup; ++i) work(stream);
+  APOD_CUDA(cudaStreamSynchronize(stream));
+  EventPair events;
+  TimedSamples out;
+  for (int i = 0; i < policy.min_samples; ++i) {
+    events.start(stream);
+    work(stream);
+    events.stop(stream);
+    out.ms.push_back(events.elapsed_ms());
+    out.excluded.push_back(policy.check_sample());
+  }
+  APOD_CUDA(cudaGetLastError());
+  return out;
+}
+
+}  // namespace apod

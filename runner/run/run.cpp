@@ -1,0 +1,291 @@
+#include "run/run.hpp"
+
+#include "core/errors.hpp"
+#include "run/nvml.hpp"
+#include "store/store.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <iomanip>
+#include <memory>
+
+namespace apod {
+
+namespace {
+
+constexpr size_t max_failures_listed = 5;  // per experiment, in the summary printed at the end
+
+class CollectingRecorder : public Recorder {
+ public:
+  void record(Measurement m) override { measurements.push_back(std::move(m)); }
+  std::vector<Measurement> measurements;
+};
+
+std::string headline(const ExperimentInfo& info, const std::vector<Measurement>& ms, const DeviceInfo& d) {
+  // The headline metric is the one the experiment charts, else the first it recorded: the best
+  // median of mixed units (ms beside GB/s beside ratios) would mean nothing.
+  std::string metric = info.chart.metric;
+  if (metric.empty() && !ms.empty()) metric = ms.front().metric;
+  const Measurement* best = nullptr;
+  double best_median = 0;
+  for (const auto& m : ms) {
+    if (!m.ok() || m.metric != metric) continue;
+    const double med = summarize(m.used_samples()).median;
+    const bool better = !best || (m.direction == Direction::higher ? med > best_median : med < best_median);
+    if (better) best = &m, best_median = med;
+  }
+  if (!best) return "-";
+  std::string s = fmt::format("{:.4g} {} {}", best_median, best->unit, best->metric);
+  std::optional<double> limit;
+  if (best->unit == "GB/s" && info.chart.limit == "dram") limit = d.theoretical_bandwidth_gbs();
+  if (best->unit == "GB/s" && info.chart.limit == "pcie") limit = d.theoretical_pcie_gbs();
+  // A point may carry its own limit (zero copy uses both directions of a full-duplex link).
+  if (best->extra.contains("limit_gbs") && best->extra["limit_gbs"].is_number()) limit = best->extra["limit_gbs"].get<double>();
+  if (limit && *limit > 0) s += fmt::format(" ({:.1f}% of theoretical)", 100.0 * best_median / *limit);
+  return s;
+}
+
+}  // namespace
+
+std::vector<const ExperimentInfo*> select_experiments(const std::vector<std::string>& only) {
+  std::vector<const ExperimentInfo*> chosen;
+  for (const auto& name : only) {
+    if (!find_experiment(name)) {
+      std::string known;
+      for (const auto& e : experiments())
+      if (!e.hidden) known += (known.empty() ? "" : ", ") + e.name;
+      throw InputError(fmt::format("unknown experiment '{}' (known: {})", name, known));
+    }
+  }
+  for (const auto& e : experiments()) {
+    const bool named = std::find(only.begin(), only.end(), e.name) != only.end();
+    if (named || (only.empty() && !e.hidden)) chosen.push_back(&e);
+  }
+  return chosen;
+}
+
+namespace {
+
+// Test hook (tests/reliability, docs/reliability.md): treat every fault as one that survives
+// cudaDeviceReset, to exercise the continue-in-a-fresh-process path on a GPU that recovers.
+bool assume_unrecoverable_context() {
+  const char* v = std::getenv("APOD_TEST_ASSUME_UNRECOVERABLE");
+  return v && std::string(v) == "1";
+}
+
+/// What one runner process needs to measure experiments into a stored run.
+struct RunSettings {
+  RunOptions options;
+  bool monitor_clocks = true;
+  double min_clock_ratio = 0.75;
+  bool show_progress = false;
+};
+
+/// Runs `todo` into the stored run `run_id` in order, each saved in its own transaction as it
+/// ends; then, unless a fault left the context unusable, sets the run's final status from
+/// everything stored in it (experiments of an earlier, interrupted part included).
+RunOutcome run_experiments(const std::string& run_id, const std::vector<const ExperimentInfo*>& todo,
+                           const RunSettings& settings, const DeviceInfo& device, Store& store, Nvml& nvml,
+                           const json& environment, std::ostream& progress) {
+  RunOutcome outcome;
+  outcome.run_id = run_id;
+  const std::string branch = environment.contains("gpu_state") && environment["gpu_state"].is_object()
+                                 ? environment["gpu_state"].value("driver_branch", "") : "";
+  const std::string driver = branch.empty() ? "cuda-driver-" + std::to_string(device.driver_version) : branch;
+
+  std::unique_ptr<ClockMonitor> monitor;
+  RunOptions options = settings.options;
+  if (settings.monitor_clocks && nvml.available()) {
+    monitor = std::make_unique<ClockMonitor>(nvml, settings.min_clock_ratio);
+    options.sampling.monitor = monitor.get();
+  }
+  std::unique_ptr<TelemetrySampler> telemetry;
+  if (nvml.available()) telemetry = std::make_unique<TelemetrySampler>(nvml, 250);
+
+  try {
+    int index = 0;
+    for (const ExperimentInfo* info : todo) {
+      ++index;
+      if (settings.show_progress)
+        progress << fmt::format("[{}/{}] {} ...", index, todo.size(), info->name) << std::flush;
+      CollectingRecorder recorder;
+      ExperimentRecord record;
+      record.name = info->name;
+      record.version = info->version;
+      record.started_at = now_iso8601();
+      bool context_usable = true;
+      const auto t0 = std::chrono::steady_clock::now();
+      try {
+        ExperimentContext ctx{device, options, recorder, info->name};
+        info->run(ctx);
+      } catch (const std::exception& e) {
+        record.status = "failed";
+        record.error = e.what();
+        context_usable = reset_device_after_failure(options.device) && !assume_unrecoverable_context();
+      }
+      record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      ExperimentOutcome eo{info->name, record.status, record.error,
+                           headline(*info, recorder.measurements, device), 0, 0, record.wall_s, {}};
+      for (auto& m : recorder.measurements) {
+        (m.ok() ? eo.points_ok : eo.points_failed)++;
+        if (!m.ok() && eo.failures.size() < max_failures_listed)
+          eo.failures.push_back(fmt::format("{} {}: {}", m.metric, m.params.dump(), point_status(m).reason));
+        m.comparability_key = comparability_key(device.name, driver, info->name, info->version, m.params, m.metric);
+      }
+      record.measurements = std::move(recorder.measurements);
+      store.save_experiment(run_id, record);
+      if (settings.show_progress)
+        progress << fmt::format(" {} ({} points, {:.1f} s)\n", eo.status, eo.points_ok + eo.points_failed, eo.wall_s);
+      outcome.experiments.push_back(std::move(eo));
+      if (!context_usable) {
+        outcome.context_lost = true;
+        break;
+      }
+    }
+    if (telemetry) store.save_telemetry(run_id, telemetry->stop());
+    if (outcome.experiments.size() < todo.size()) {
+      outcome.status = "running";  // a fresh process finishes it (context_lost)
+      return outcome;
+    }
+    outcome.status = store.run_has_failures(run_id) ? "partial" : "complete";
+    store.finish_run(run_id, outcome.status);
+  } catch (...) {
+    // A full disk or another fault of the store: leave the run resumable, not 'running'.
+    try {
+      store.mark_interrupted(run_id);
+    } catch (...) {  // the store may refuse this too; the next open marks it from the dead pid
+    }
+    throw;
+  }
+  return outcome;
+}
+
+/// The device whose UUID the run was measured on, among those visible now.
+DeviceInfo device_of_run(const std::string& run_id, const json& stored) {
+  const std::string uuid = stored.is_object() ? stored.value("uuid", "") : "";
+  for (int i = 0; i < device_count(); ++i) {
+    DeviceInfo d = query_device(i);
+    if (d.uuid != uuid) continue;
+    if (stored.value("driver_version", d.driver_version) != d.driver_version)
+      throw InputError(fmt::format("run {} was measured with CUDA driver {}, this machine has {}: "
+                                   "its two parts would not be comparable", run_id,
+                                   stored.value("driver_version", 0), d.driver_version));
+    return d;
+  }
+  throw InputError(fmt::format("run {} was measured on {} ({}), which is not visible here", run_id,
+                               uuid, stored.is_object() ? stored.value("name", "?") : "?"));
+}
+
+/// `apod run --resume`: the experiments of the run's plan it has not stored, under the settings
+/// it began with, on the device it began on, into the same run.
+RunOutcome resume(const RunRequest& req, std::ostream& progress) {
+  if (device_count() == 0) throw NoDevice("no CUDA-capable device was found");
+  Store store(req.db_path, Store::Mode::read_write);
+  ResumableRun run = store.claim_run(store.resolve_run_id(req.resume_run));
+  try {
+    const json& env = run.environment;
+    if (!env.contains("plan") || !env["plan"].is_array())
+      throw InputError(fmt::format("run {} has no plan of experiments (it was begun by an apod older than "
+                                   "--resume); it cannot be resumed", run.id));
+    std::vector<const ExperimentInfo*> todo;
+    for (const json& step : env["plan"]) {
+      const std::string name = step.value("name", "");
+      if (std::find(run.stored.begin(), run.stored.end(), name) != run.stored.end()) continue;
+      const ExperimentInfo* info = find_experiment(name);
+      if (!info) throw InputError(fmt::format("run {} planned experiment '{}', which this apod lacks", run.id, name));
+      if (info->version != step.value("version", info->version))
+        throw InputError(fmt::format("run {} planned {} version {}; this apod has version {}, whose results "
+                                     "are not comparable", run.id, name, step.value("version", 0), info->version));
+      todo.push_back(info);
+    }
+    const DeviceInfo device = device_of_run(run.id, run.device);
+    const json sampling = env.value("sampling", json::object());
+    RunSettings settings;
+    settings.options.device = device.ordinal;
+    settings.options.quick = sampling.value("quick", false);
+    auto& policy = settings.options.sampling;
+    policy.min_samples = sampling.value("min_samples", policy.min_samples);
+    policy.max_samples = sampling.value("max_samples", policy.max_samples);
+    policy.target_ci_rel = sampling.value("target_ci_rel", policy.target_ci_rel);
+    policy.max_point_s = sampling.value("max_point_s", policy.max_point_s);
+    policy.flush_l2 = sampling.value("flush_l2", policy.flush_l2);
+    policy.warmup = sampling.value("warmup", settings.options.quick ? 1 : policy.warmup);
+    settings.monitor_clocks = sampling.value("monitor_clocks", true);
+    settings.min_clock_ratio = sampling.value("min_clock_ratio", settings.min_clock_ratio);
+    settings.show_progress = req.show_progress;
+    if (req.show_progress)
+      progress << fmt::format("resuming run {}: {} of {} experiments stored, {} to run\n", run.id,
+                              run.stored.size(), env["plan"].size(), todo.size());
+    Nvml nvml(device.pci_bus_id);
+    return run_experiments(run.id, todo, settings, device, store, nvml, env, progress);
+  } catch (const json::exception& e) {
+    store.mark_interrupted(run.id);
+    throw InputError(fmt::format("run {} cannot be resumed: its stored settings are unreadable ({})", run.id, e.what()));
+  } catch (const InputError&) {
+    store.mark_interrupted(run.id);  // give it back as it was
+    throw;
+  }
+}
+
+}  // namespace
+
+std::vector<RunOutcome> run_matrix(const RunRequest& req, std::ostream& progress) {
+  if (!req.resume_run.empty()) return {resume(req, progress)};
+  // Order matters: names, then the GPU, then the database, so a bad request or a machine
+  // without a GPU never creates or touches a database file.
+  if (req.repeat < 1) throw InputError("--repeat must be at least 1");
+  try {
+    (void)json(req.label).dump();
+  } catch (const json::type_error&) {
+    throw InputError("--label must be UTF-8 text (results are exported as JSON)");
+  }
+  const auto chosen = select_experiments(req.only);
+  const DeviceInfo device = query_device(req.options.device);
+  Store store(req.db_path, Store::Mode::read_write_create);
+  Nvml nvml(device.pci_bus_id);
+  json environment = collect_environment(device);
+  environment["gpu_state"] = nvml.available() ? nvml.device_state() : nvidia_smi_state(device);
+  environment["sampling"] = {{"min_samples", req.options.sampling.min_samples},
+                             {"max_samples", req.options.sampling.max_samples},
+                             {"target_ci_rel", req.options.sampling.target_ci_rel},
+                             {"max_point_s", req.options.sampling.max_point_s},
+                             {"flush_l2", req.options.sampling.flush_l2},
+                             {"monitor_clocks", req.monitor_clocks && nvml.available()},
+                             {"min_clock_ratio", req.min_clock_ratio},
+                             {"quick", req.options.quick},
+                             {"warmup", req.options.sampling.warmup}};
+  // What the run sets out to do, so `apod run --resume` can finish it after a crash.
+  environment["plan"] = json::array();
+  for (const ExperimentInfo* info : chosen)
+    environment["plan"].push_back({{"name", info->name}, {"version", info->version}});
+  const RunSettings settings{req.options, req.monitor_clocks, req.min_clock_ratio, req.show_progress};
+  const std::string batch = new_run_id().substr(0, 12);
+  std::vector<RunOutcome> outcomes;
+  for (int i = 0; i < req.repeat; ++i) {
+    environment["repeat"] = {{"index", i + 1}, {"count", req.repeat}, {"batch", batch}};
+    if (req.show_progress && req.repeat > 1) progress << fmt::format("repeat {}/{}\n", i + 1, req.repeat);
+    const std::string run_id = store.begin_run(req.label, device, environment);
+    outcomes.push_back(run_experiments(run_id, chosen, settings, device, store, nvml, environment, progress));
+    if (outcomes.back().context_lost) break;
+  }
+  return outcomes;
+}
+
+void print_summary(const RunOutcome& o, std::ostream& out) {
+  out << fmt::format("run {} ({})\n", o.run_id, o.status);
+  out << fmt::format("{:<18} {:<9} {:>6} {:>7} {:>8}  {}\n", "experiment", "status", "ok", "failed", "wall s", "headline");
+  for (const auto& e : o.experiments) {
+    out << fmt::format("{:<18} {:<9} {:>6} {:>7} {:>8.2f}  {}\n", e.name, e.status, e.points_ok,
+                       e.points_failed, e.wall_s, e.headline);
+    if (!e.error.empty()) out << "    error: " << e.error << "\n";
+    for (const auto& f : e.failures) out << "    failed: " << f << "\n";
+    if (e.points_failed > static_cast<int>(e.failures.size()))
+      out << fmt::format("    ... and {} more failed points (apod export shows them all)\n",
+                         e.points_failed - static_cast<int>(e.failures.size()));
+  }
+}
+
+}  // namespace apod

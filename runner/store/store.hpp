@@ -1,0 +1,116 @@
+// apod's SQLite store: runs, devices, experiments, measurements and every sample. All of apod's
+// SQL lives in store.cpp and store_recovery.cpp (crash and fault handling, resume). The schema
+// is versioned with PRAGMA user_version and migrated forward; PRAGMA application_id marks the
+// file as apod's so another program's database is never touched.
+#pragma once
+
+#include "core/device.hpp"
+#include "core/measurement.hpp"
+#include "store/sqlite.hpp"
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace apod {
+
+/// One experiment of a run, as the runner hands it to the store in one transaction.
+struct ExperimentRecord {
+  std::string name;
+  int version = 1;
+  std::string status = "complete";   ///< complete | failed
+  std::string error;
+  std::string started_at;
+  double wall_s = 0;
+  std::vector<Measurement> measurements;
+};
+
+/// What `apod run --resume` needs of a run it takes over (Store::claim_run).
+struct ResumableRun {
+  std::string id;
+  json device;                       ///< the device facts stored with the run
+  json environment;                  ///< provenance, with the run's "plan" and "sampling"
+  std::vector<std::string> stored;   ///< experiments already stored, in the order they were
+};
+
+struct RunSummary {
+  std::string id, label, started_at, status, device_name;
+  std::optional<std::string> finished_at;
+  int64_t measurements = 0;
+};
+
+class Store {
+ public:
+  static constexpr int schema_version = 2;
+  static constexpr int application_id = 0x41504F44;  // "APOD"
+
+  enum class Mode { read_only, read_write, read_write_create };
+
+  /// Opens (and with read_write_create, creates or migrates) an apod database. Throws
+  /// InputError with a clear message when the file is missing (read_only, read_write), is not
+  /// SQLite, is damaged, is another program's database, or has a newer schema than this apod
+  /// knows. Opened for writing, it first marks runs whose writer process has died on this host
+  /// 'interrupted'; opened read-only, it reports them so without writing.
+  Store(const std::string& path, Mode mode);
+  ~Store();
+
+  /// Inserts a run in status "running" and returns its new id. The environment is stored with
+  /// this process added as the run's "writer" (writer.hpp), so a killed runner is recognised.
+  std::string begin_run(const std::string& label, const DeviceInfo& device, const json& environment);
+  /// Takes over a run for `apod run --resume`: it must be 'interrupted', or 'running' under this
+  /// very process (a runner that re-executed itself). Records this process as its writer, sets
+  /// it 'running' and returns what was stored. Throws InputError saying why it cannot resume.
+  ResumableRun claim_run(const std::string& run_id);
+  /// Marks a run that stopped before its end (a full disk, a fatal error) 'interrupted'.
+  void mark_interrupted(const std::string& run_id);
+  /// True when one of the run's experiments, or one of its points, failed.
+  bool run_has_failures(const std::string& run_id);
+  /// Stores one experiment and all its measurements and samples atomically.
+  void save_experiment(const std::string& run_id, const ExperimentRecord& record);
+  /// Appends the telemetry readings sampled during a run (NVML) to those stored (a resumed run
+  /// adds the readings of its second part to those of its first).
+  void save_telemetry(const std::string& run_id, const json& readings);
+  /// Sets the run's final status and finish time.
+  void finish_run(const std::string& run_id, const std::string& status);
+
+  std::vector<RunSummary> list_runs();
+  /// The apod-results document (docs/results-format.md) for the given runs, or all runs if empty.
+  json export_results(const std::vector<std::string>& run_ids = {});
+  /// Inserts one run object of an apod-results document. Returns false (and changes nothing)
+  /// when a run with that id is already stored.
+  bool import_run(const json& run);
+
+  /// A named setting (e.g. "baseline_run"), or nothing.
+  std::optional<std::string> setting(const std::string& name);
+  void set_setting(const std::string& name, const std::string& value);
+
+  /// Resolves a full id or a unique prefix of one; throws InputError otherwise.
+  std::string resolve_run_id(const std::string& id_or_prefix);
+
+ private:
+  void check_identity(bool may_initialise);
+  void check_intact(bool before_writing);
+  void enable_wal();
+  void migrate();
+  void settle_dead_writers(bool may_write);
+  std::string status_shown(const std::string& run_id, const std::string& stored) const;
+  /// Parses JSON stored in the file, refusing nesting deeper than apod writes (InputError).
+  static json parse_stored(const std::string& text);
+  /// Throws InputError for resource faults and damaged files (store_recovery.cpp); rethrows the rest.
+  [[noreturn]] static void storage_failure(const std::string& path, const std::exception& e, bool writing);
+  int64_t device_id(const std::string& uuid, const std::string& name);
+  void insert_measurement(int64_t experiment_run_id, const Measurement& m);
+  json run_to_json(const std::string& run_id);
+  std::unique_ptr<sqlite::Database> db_;
+  std::set<std::string> dead_writer_runs_;  ///< read-only: 'running' runs shown as interrupted
+};
+
+/// Current UTC time as ISO 8601 with milliseconds, e.g. "2026-11-22T06:01:02.345Z".
+std::string now_iso8601();
+
+/// 32 random hex digits.
+std::string new_run_id();
+
+}  // namespace apod
