@@ -93,7 +93,7 @@ APOD_EXPERIMENT(ExperimentInfo{
     .version = 1,
     .order = 15,
     .hidden = true,
-    .chart = {.limit = "none"},
+    .chart = {.limit = LimitKind::none},
     .run = run,
 });
 

@@ -149,7 +149,10 @@ void measure_point(ExperimentContext& ctx, Buffers& buf, const Series& series, s
   m.extra["single_transfer_ms"] = single_ms;
   if (zero_copy) m.extra["bytes_counted"] = "read from host + written to host, both over PCIe";
   // Zero copy moves data both ways at once over a full-duplex link: its limit is both directions.
-  if (const auto pcie = ctx.device.theoretical_pcie_gbs()) m.extra["limit_gbs"] = (zero_copy ? 2 : 1) * *pcie;
+  if (const auto pcie = ctx.device.theoretical_pcie_gbs()) {
+    m.extra[keys::limit_gbs] = (zero_copy ? 2 : 1) * *pcie;
+    m.extra[keys::limit_label] = zero_copy ? "PCIe line rate, both directions" : limit_phrase(LimitKind::pcie);
+  }
   m.extra["words_wrong"] = wrong;
   ctx.record(std::move(m));
 }
@@ -182,7 +185,7 @@ APOD_EXPERIMENT(ExperimentInfo{
     .citation = "CUDA C++ Best Practices Guide 9.1.1 (pinned memory), 9.1.3 (zero copy)",
     .version = 1,
     .order = 50,
-    .chart = {.x = "bytes", .x_title = "transfer size", .log_x = true, .color = "series", .limit = "pcie"},
+    .chart = {.x = "bytes", .x_title = "transfer size", .log_x = true, .color = "series", .limit = LimitKind::pcie},
     .run = run,
 });
 

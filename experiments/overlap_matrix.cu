@@ -303,7 +303,7 @@ APOD_EXPERIMENT(ExperimentInfo{
     .version = 1,
     .order = 30,
     .chart = {.metric = "overall_ms", .x = "config", .x_title = "host memory / stream", .color = "kernel",
-              .mark = "bar", .limit = "none", .vega_lite = chart_spec()},
+              .mark = "bar", .limit = LimitKind::none, .vega_lite = chart_spec()},
     .run = run,
 });
 

@@ -192,7 +192,7 @@ APOD_EXPERIMENT(ExperimentInfo{
     .version = 1,
     .order = 5,
     .chart = {.metric = "effective_bandwidth", .x = "config", .x_title = "configuration",
-              .mark = "bar", .limit = "dram"},
+              .mark = "bar", .limit = LimitKind::dram},
     .run = run,
 });
 

@@ -305,7 +305,7 @@ APOD_EXPERIMENT(ExperimentInfo{
     .version = 1,
     .order = 80,
     .chart = {.metric = "speedup", .x = "sm_count", .x_title = "SMs (green-context partition)", .color = "law",
-              .limit = "none"},
+              .limit = LimitKind::none},
     .run = run,
 });
 

@@ -267,7 +267,7 @@ APOD_EXPERIMENT(ExperimentInfo{
                 "(Amdahl's law)",
     .version = 1,
     .order = 40,
-    .chart = {.metric = "", .x = "n_streams", .x_title = "nStreams", .log_x = true, .color = "mode", .limit = "pcie"},
+    .chart = {.metric = "", .x = "n_streams", .x_title = "nStreams", .log_x = true, .color = "mode", .limit = LimitKind::pcie},
     .run = run,
 });
 

@@ -46,7 +46,7 @@ json experiment_catalog() {
           {"log_x", e.chart.log_x},
           {"color", e.chart.color},
           {"mark", e.chart.mark},
-          {"limit", e.chart.limit},
+          {"limit", limit_name(e.chart.limit)},
           {"vega_lite", e.chart.vega_lite}}},
     };
   }

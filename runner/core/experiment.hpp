@@ -4,6 +4,7 @@
 
 #include "core/device.hpp"
 #include "core/measurement.hpp"
+#include "core/vocabulary.hpp"
 
 #include <functional>
 #include <string>
@@ -72,7 +73,7 @@ struct ChartSpec {
   bool log_x = false;
   std::string color;             ///< parameter that splits the series ("" for one series)
   std::string mark = "line";     ///< line | bar | point
-  std::string limit = "dram";    ///< theoretical rule to draw: dram | pcie | none
+  LimitKind limit = LimitKind::dram;  ///< the limit its figures are read against (vocabulary.hpp)
   json vega_lite = nullptr;      ///< optional full Vega-Lite spec (data injected) overriding the rest
 };
 

@@ -25,10 +25,11 @@ class CollectingRecorder : public Recorder {
 };
 
 std::string headline(const ExperimentInfo& info, const std::vector<Measurement>& ms, const DeviceInfo& d) {
-  // The headline metric is the one the experiment charts, else the first it recorded: the best
-  // median of mixed units (ms beside GB/s beside ratios) would mean nothing.
-  std::string metric = info.chart.metric;
-  if (metric.empty() && !ms.empty()) metric = ms.front().metric;
+  // The headline metric is chosen by the one rule the report uses too (vocabulary.hpp): the
+  // best median of mixed units (ms beside GB/s beside ratios) would mean nothing.
+  std::vector<std::pair<std::string, std::string>> seen;
+  for (const auto& m : ms) seen.emplace_back(m.metric, m.unit);
+  const std::string metric = headline_metric(info.chart.metric, seen);
   const Measurement* best = nullptr;
   double best_median = 0;
   for (const auto& m : ms) {
@@ -39,12 +40,8 @@ std::string headline(const ExperimentInfo& info, const std::vector<Measurement>&
   }
   if (!best) return "-";
   std::string s = fmt::format("{:.4g} {} {}", best_median, best->unit, best->metric);
-  std::optional<double> limit;
-  if (best->unit == "GB/s" && info.chart.limit == "dram") limit = d.theoretical_bandwidth_gbs();
-  if (best->unit == "GB/s" && info.chart.limit == "pcie") limit = d.theoretical_pcie_gbs();
-  // A point may carry its own limit (zero copy uses both directions of a full-duplex link).
-  if (best->extra.contains("limit_gbs") && best->extra["limit_gbs"].is_number()) limit = best->extra["limit_gbs"].get<double>();
-  if (limit && *limit > 0) s += fmt::format(" ({:.1f}% of theoretical)", 100.0 * best_median / *limit);
+  if (const auto pct = percent_of(best_median, limit_gbs(info.chart.limit, d, best->unit, best->extra)))
+    s += fmt::format(" ({:.1f}% of {})", *pct, limit_words(info.chart.limit, best->extra));
   return s;
 }
 
