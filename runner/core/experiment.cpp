@@ -22,6 +22,19 @@ bool register_experiment(ExperimentInfo info) {
   return true;
 }
 
+std::optional<double> ExperimentContext::earlier_median(const std::string& name, const std::string& metric,
+                                                       const json& params) const {
+  if (!earlier) return std::nullopt;
+  for (const Measurement& m : *earlier) {
+    if (m.experiment != name || m.metric != metric || !m.ok()) continue;
+    bool matches = true;
+    for (const auto& [key, value] : params.items())
+      matches = matches && m.params.contains(key) && m.params[key] == value;
+    if (matches) return summarize(m.used_samples()).median;
+  }
+  return std::nullopt;
+}
+
 const std::vector<ExperimentInfo>& experiments() { return registry(); }
 
 const ExperimentInfo* find_experiment(const std::string& name) {

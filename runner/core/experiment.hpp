@@ -7,6 +7,7 @@
 #include "core/vocabulary.hpp"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,12 +57,22 @@ struct ExperimentContext {
   const RunOptions& options;
   Recorder& recorder;
   std::string experiment;  ///< the name under which measurements are filed
+  /// What the run has measured before this experiment (every earlier experiment's points, in
+  /// the order recorded): an experiment may set its model from the same run's figures, e.g.
+  /// littles_law from memory_latency's DRAM latency and peak_copy's achievable peak. Empty when
+  /// the experiment runs alone (`--only`); it then says so or measures what it needs itself.
+  const std::vector<Measurement>* earlier = nullptr;
 
   /// File a measurement under this experiment.
   void record(Measurement m) {
     m.experiment = experiment;
     recorder.record(std::move(m));
   }
+
+  /// The median of the used samples of the first ok point of `experiment` with `metric` whose
+  /// params contain every key of `params` with the same value, from earlier in this run.
+  std::optional<double> earlier_median(const std::string& experiment, const std::string& metric,
+                                       const json& params = json::object()) const;
 };
 
 /// How the report draws an experiment by default: metric (y) against one parameter (x),

@@ -102,6 +102,7 @@ RunOutcome run_experiments(const std::string& run_id, const std::vector<const Ex
   std::unique_ptr<TelemetrySampler> telemetry;
   if (nvml.available()) telemetry = std::make_unique<TelemetrySampler>(nvml, 250);
 
+  std::vector<Measurement> earlier;  // what this process measured so far, for ExperimentContext::earlier
   try {
     int index = 0;
     for (const ExperimentInfo* info : todo) {
@@ -116,7 +117,7 @@ RunOutcome run_experiments(const std::string& run_id, const std::vector<const Ex
       bool context_usable = true;
       const auto t0 = std::chrono::steady_clock::now();
       try {
-        ExperimentContext ctx{device, options, recorder, info->name};
+        ExperimentContext ctx{device, options, recorder, info->name, &earlier};
         info->run(ctx);
       } catch (const std::exception& e) {
         record.status = "failed";
@@ -134,6 +135,7 @@ RunOutcome run_experiments(const std::string& run_id, const std::vector<const Ex
       }
       record.measurements = std::move(recorder.measurements);
       store.save_experiment(run_id, record);
+      for (const auto& m : record.measurements) earlier.push_back(m);
       if (settings.show_progress)
         progress << fmt::format(" {} ({} points, {:.1f} s)\n", eo.status, eo.points_ok + eo.points_failed, eo.wall_s);
       outcome.experiments.push_back(std::move(eo));
