@@ -25,6 +25,13 @@ struct NoDevice : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Thrown by an experiment that cannot run on this device or driver (a feature it needs is
+/// missing, e.g. persisting L2 before compute capability 8.0): the run stores the experiment as
+/// "skipped" with this reason, which is neither a failure nor a figure.
+struct ExperimentSkipped : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 /// A CUDA call failed; the message holds the call text, file, line and the CUDA error string.
 struct CudaError : std::runtime_error {
   CudaError(const std::string& what, int code) : std::runtime_error(what), code(code) {}
