@@ -30,7 +30,7 @@ judge_night() {  # judge_night RUN_ID...
   local baseline run code worst=0 config=()
   if ! baseline=$("$apod" baseline show --db "$history"); then
     echo "night-merge: no baseline pinned in $history, so the night is stored and reported but" \
-      "not judged; pin one with: apod baseline set RUN --db $history" | tee -a "$verdicts" >&2
+      "not judged; pin one with: apod baseline set RUN --db $history" >> "$verdicts"
     return 2
   fi
   if [[ -n ${APOD_COMPARE_CONFIG:-} ]]; then
@@ -64,5 +64,5 @@ mkdir -p "$publish"
 status=0
 judge_night "${runs[@]}" || status=$?
 cat "$verdicts"
-echo "night-merge: ${#runs[@]} run(s) from ${#databases[@]} database(s) judged, exit $status"
+echo "night-merge: the night's ${#runs[@]} run(s) from ${#databases[@]} database(s), exit $status"
 exit "$status"

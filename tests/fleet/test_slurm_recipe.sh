@@ -30,7 +30,7 @@ finish() {
   if ((code != 77)); then
     "$slurm" stop || true
   fi
-  rm -rf "$tmp"
+  rm -rf "$tmp" || true  # under sudo, the daemons' files are root's
 }
 trap finish EXIT
 trap 'exit 1' INT TERM  # a timeout still stops the daemons
