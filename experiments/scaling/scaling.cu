@@ -44,7 +44,7 @@ struct Sizes {
 // Full size about 2 s on an H100 (16 partitions below 132 SMs); --quick about 0.3 s.
 Sizes sizes_for(bool quick) {
   if (quick)
-    return {0.2, 512, 4, 8, size_t(128) << 20, 256};
+    return {0.2, 512, 8, 16, size_t(128) << 20, 256};
   return {0.5, 2048, 16, 16, size_t(512) << 20, 1024};
 }
 
@@ -197,10 +197,12 @@ void record_phases(ExperimentContext& ctx, const Plan& plan) {
   record_memory_bandwidth(ctx, memory, plan.stream->bytes_moved(), limit,
                           ctx.device.theoretical_bandwidth_gbs());
 
-  const auto latency = curve_of(plan.chase_jobs, base,
-                                json({{"chains", plan.chase->chains()},
-                                      {"links_per_chain", plan.chase->steps()},
-                                      {"table_bytes", plan.chase->table_bytes()}}));
+  auto latency = curve_of(plan.chase_jobs, base,
+                          json({{"chains", plan.chase->chains()},
+                                {"links_per_chain", plan.chase->steps()},
+                                {"table_bytes", plan.chase->table_bytes()}}));
+  for (auto& p : latency) // the latency each link costs: DRAM plus any TLB miss
+    p.extra["ns_per_link_median"] = p.ms.summary().median * 1e6 / plan.chase->steps();
   record_phase_curve(ctx, "latency", latency, flat);
 }
 
