@@ -104,6 +104,11 @@ void record_fraction(ExperimentContext& ctx, const LawInputs& in, const ScalingF
   extra["fit_of_medians"] =
       fit.parallel_fraction < 1 ? json(amdahl_limit(fit.parallel_fraction)) : json(nullptr);
   extra["fits_without_limit"] = left_out;
+  // 1 / (1 - P) rises with P, so P's interval maps onto the limit's end to end.
+  extra["ci95"] = {amdahl_limit(fit.ci_low),
+                   fit.ci_high < 1 ? json(amdahl_limit(fit.ci_high)) : json(nullptr)};
+  extra["ci95_is"] = "1 / (1 - P) at the ends of P's interval (null: no finite upper end)";
+  extra.erase("standard_error");
   Measurement limit =
       make_measurement({{"law", law}}, metric::amdahl_limit, limits, verified, extra);
   if (limits.empty())

@@ -1,6 +1,8 @@
 // The scaling experiment's host maths (model.cpp): partition sizes, the latency workload's
-// pointer chain and how its output is checked, and the memory-bound model with its knee.
+// pointer chain and how its output is checked, the memory-bound model with its knee; and the
+// serial phase (serial_phase.cpp) timed alone.
 #include "model.hpp"
+#include "serial_phase.hpp"
 
 #include <gtest/gtest.h>
 
@@ -63,4 +65,19 @@ TEST(ScalingModel, MeasuredKneeIsTheFirstPointNearTheTop) {
   EXPECT_EQ(measured_knee_sm_count(sms, {1200, 2300, 2900, 2950, 2960}, 0.95), 24);
   EXPECT_EQ(measured_knee_sm_count(sms, {1, 2, 3, 4, 5}, 0.95), 40);
   EXPECT_FALSE(measured_knee_sm_count({}, {}, 0.95).has_value());
+}
+
+TEST(SerialPhase, TimedAloneGivesUnflaggedSamplesAndAReproducibleResult) {
+  const SerialPhase serial(0.05);
+  EXPECT_GE(serial.elements(), size_t(1) << 12);
+  EXPECT_LE(serial.elements(), size_t(1) << 27);
+  const Series ms = serial.sample(6);
+  ASSERT_EQ(ms.size(), 6u);
+  EXPECT_EQ(ms.used().size(), 6u) << "the GPU monitor has no say over the host's time";
+  for (double v : ms.values())
+    EXPECT_GT(v, 0.0);
+  const double mean = serial.run().mean;
+  EXPECT_GT(mean, 0.4); // uniform [0, 1): about 0.5
+  EXPECT_LT(mean, 0.6);
+  EXPECT_DOUBLE_EQ(serial.run().mean, mean); // the multiplier it feeds is the same every pass
 }

@@ -83,7 +83,11 @@ TEST(ScalingRecord, AmdahlHoldsTheSerialPhaseFixedAndAnIdealCurveFitsExactly) {
   EXPECT_FALSE(p.extra["residual_trend"]["trend"].get<bool>());
   EXPECT_EQ(h.count("fitted_parallel_fraction"), 0) << "the old shared name is gone";
   EXPECT_EQ(h.count("gustafson_parallel_fraction"), 0);
-  EXPECT_NEAR(h.find("amdahl_limit", {{"law", "amdahl"}}).samples.front(), 9.0, 1e-6);
+  const Measurement& limit = h.find("amdahl_limit", {{"law", "amdahl"}});
+  EXPECT_NEAR(limit.samples.front(), 9.0, 1e-6);
+  EXPECT_NEAR(limit.extra["fit_of_medians"].get<double>(), 9.0, 1e-6);
+  EXPECT_LE(limit.extra["ci95"][0].get<double>(), 9.0 + 1e-6);
+  EXPECT_FALSE(limit.extra.contains("standard_error")) << "P's, not the limit's";
 
   for (int sm : hopper_sms) {
     const Measurement& s = h.find("speedup", curve_point("amdahl", sm));
