@@ -41,7 +41,8 @@ struct Sizes {
   uint32_t chase_steps;     // latency: links per chain
 };
 
-// Full size about 2 s on an H100 (16 partitions below 132 SMs); --quick about 0.3 s.
+// Sized for about 2 s at full size with 16 partitions below 132 SMs (an estimate from the FMA
+// rate of the committed H200 runs of version 1, not yet a measurement); --quick far less.
 Sizes sizes_for(bool quick) {
   if (quick)
     return {0.2, 512, 8, 16, size_t(128) << 20, 256};
