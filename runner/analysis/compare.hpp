@@ -20,7 +20,9 @@ struct CompareConfig {
   /// Analysis figures derived from the measured ones (fractions, model estimates, ratios to
   /// another row): compared and shown, never a regression on their own.
   std::set<std::string> ungated_metrics = {"parallel_fraction", "amdahl_limit", "ratio_to_first_row",
-                                           "fitted_parallel_fraction", "model_ms"};
+                                           "fitted_parallel_fraction", "amdahl_parallel_fraction",
+                                           "gustafson_parallel_fraction", "predicted_knee_sm_count",
+                                           "model_ms"};
 
   double threshold_for(const std::string& experiment) const;
 };
