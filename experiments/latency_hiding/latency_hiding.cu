@@ -87,8 +87,7 @@ json model_facts(const ExperimentContext& ctx, int threads_per_sm) {
   return {{keys::model_gbs, littles_law_bandwidth_gbs(ctx.device.sm_count, threads_per_sm * 4.0,
                                                       *latency_ns, *peak_gbs, 2.0)},
           {"model_latency_ns", *latency_ns},
-          {"model_peak_gbs", *peak_gbs},
-          {"in_flight_bytes_per_sm", threads_per_sm * 4}};
+          {"model_peak_gbs", *peak_gbs}};
 }
 
 Measurement measure_shape(ExperimentContext& ctx, Array& array, const HidingShape& shape,
@@ -124,9 +123,12 @@ Measurement measure_shape(ExperimentContext& ctx, Array& array, const HidingShap
                        array.host_wrong(0, host_window_words) +
                        array.host_wrong(n - host_window_words, host_window_words);
 
-  json extra = model_facts(ctx, shape.threads_per_sm());
-  extra["resident_blocks_per_sm"] = blocks_at(*shared);
-  extra["occupancy"] = double(shape.threads_per_sm()) / max_threads_per_sm;
+  // shared_bytes_for_blocks made the occupancy API's answer equal to the shape's blocks.
+  const int resident_threads = blocks_at(*shared) * shape.block_size;
+  json extra = model_facts(ctx, resident_threads);
+  extra["in_flight_bytes_per_sm"] = resident_threads * 4;
+  extra["resident_blocks_per_sm"] = resident_threads / shape.block_size;
+  extra["occupancy"] = double(resident_threads) / max_threads_per_sm;
   extra["dynamic_shared_bytes"] = *shared;
   extra["words"] = n;
   extra["words_wrong"] = wrong;
