@@ -27,5 +27,6 @@ extern const Asset report_css;
 extern const Asset reference_best_practices_guide;
 extern const Asset reference_stich_slides;
 extern const Asset reference_fasiha_gist;
+extern const Asset reference_notes_on_cuda;
 
 } // namespace apod::report::assets

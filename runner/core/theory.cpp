@@ -100,3 +100,22 @@ double bandwidth_knee_sm_count(double per_sm_gbs, double limit_gbs) {
 }
 
 } // namespace apod
+
+double littles_law_bandwidth_gbs(int sm_count, double in_flight_bytes_per_sm, double latency_ns,
+                                 double peak_gbs, double moved_per_loaded_byte) {
+  if (sm_count <= 0 || in_flight_bytes_per_sm <= 0 || latency_ns <= 0 || peak_gbs <= 0 ||
+      moved_per_loaded_byte <= 0)
+    throw std::invalid_argument("Little's law needs positive SMs, bytes in flight, latency and peak");
+  // Bytes per nanosecond are GB/s (10^9 bytes per 10^9 ns).
+  const double loaded_gbs = sm_count * in_flight_bytes_per_sm / latency_ns;
+  return std::min(peak_gbs, moved_per_loaded_byte * loaded_gbs);
+}
+
+double littles_law_in_flight_bytes_per_sm(double bandwidth_gbs, int sm_count, double latency_ns,
+                                          double moved_per_loaded_byte) {
+  if (bandwidth_gbs <= 0 || sm_count <= 0 || latency_ns <= 0 || moved_per_loaded_byte <= 0)
+    throw std::invalid_argument("Little's law needs positive bandwidth, SMs and latency");
+  return bandwidth_gbs / moved_per_loaded_byte * latency_ns / sm_count;
+}
+
+}  // namespace apod

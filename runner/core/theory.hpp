@@ -50,3 +50,21 @@ double sm_bandwidth_model_gbs(double sm_count, double per_sm_gbs, double limit_g
 double bandwidth_knee_sm_count(double per_sm_gbs, double limit_gbs);
 
 } // namespace apod
+
+/// Little's law for device memory (Notes on CUDA, shared/seeds/002_..., the table "latency x
+/// throughput (Little's law)": bytes in flight = latency x throughput; Tuning CUDA Applications
+/// for Pascal 1.4.3.1: hiding DRAM latency at HBM bandwidth needs more loads in flight). A launch
+/// keeping `in_flight_bytes_per_sm` bytes of loads outstanding on each of `sm_count` SMs, each
+/// answered after `latency_ns`, loads sm_count x in_flight / latency bytes per ns (= GB/s); its
+/// effective bandwidth counts `moved_per_loaded_byte` bytes per byte loaded (1 for reads only, 2
+/// for a copy or an in-place update: guide 8.2.2 counts bytes read plus written). The bound is
+/// that, capped at `peak_gbs` (the achievable peak). Throws std::invalid_argument on non-positive
+/// input.
+double littles_law_bandwidth_gbs(int sm_count, double in_flight_bytes_per_sm, double latency_ns,
+                                 double peak_gbs, double moved_per_loaded_byte);
+
+/// The inverse, uncapped: the bytes of loads each SM must keep in flight for `bandwidth_gbs`.
+double littles_law_in_flight_bytes_per_sm(double bandwidth_gbs, int sm_count, double latency_ns,
+                                          double moved_per_loaded_byte);
+
+}  // namespace apod

@@ -48,6 +48,12 @@ inline constexpr const char* limit_label = "limit_label";
 inline constexpr const char* bytes_moved = "bytes_moved";
 /// metric: the best verified device-memory bandwidth of a run, read against by other DRAM figures.
 inline constexpr const char* achievable_peak = "achievable_peak";
+/// The experiment that records achievable_peak (so others can read it through
+/// ExperimentContext::earlier_median).
+inline constexpr const char* achievable_peak_experiment = "peak_copy";
+/// extra: the bandwidth a point's model predicts for it in GB/s (littles_law, latency_hiding:
+/// Little's law from the same run's DRAM latency and achievable peak), drawn beside the figure.
+inline constexpr const char* model_gbs = "model_gbs";
 }  // namespace keys
 
 /// The limit in GB/s a figure of `unit` is read against: the point's own extra[limit_gbs] if it

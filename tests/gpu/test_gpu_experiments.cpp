@@ -3,6 +3,7 @@
 // skipped, never as passed.
 #include "core/device.hpp"
 #include "core/experiment.hpp"
+#include "gpu_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,26 +11,12 @@
 #include <cstdio>
 
 using namespace apod;
+using gpu_test::Collect;
+using gpu_test::reduced;
 
 namespace {
 
-class Collect : public Recorder {
- public:
-  void record(Measurement m) override { measurements.push_back(std::move(m)); }
-  std::vector<Measurement> measurements;
-};
-
 class GpuExperiment : public ::testing::TestWithParam<std::string> {};
-
-RunOptions reduced() {  // --quick sizes and a short look at each point
-  RunOptions options;
-  options.quick = true;
-  options.sampling.min_samples = 3;
-  options.sampling.max_samples = 6;
-  options.sampling.max_point_s = 0.05;
-  options.sampling.warmup = 1;
-  return options;
-}
 
 TEST_P(GpuExperiment, RunsAtReducedSizeAndEveryPointVerifies) {
   const ExperimentInfo* info = find_experiment(GetParam());
@@ -87,11 +74,4 @@ INSTANTIATE_TEST_SUITE_P(All, GpuExperiment, ::testing::ValuesIn(names()),
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  if (device_count() == 0) {
-    std::printf("no CUDA-capable device: gpu suite skipped\n");
-    return 77;
-  }
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}
+int main(int argc, char** argv) { return apod::gpu_test::run_gpu_tests(argc, argv); }

@@ -76,6 +76,34 @@ TEST(Theory, SmBandwidthModelRisesLinearlyToTheDramLimit) {
   EXPECT_DOUBLE_EQ(sm_bandwidth_model_gbs(132, 150, 3000), 3000.0);
   EXPECT_THROW(sm_bandwidth_model_gbs(8, 0, 3000), std::invalid_argument);
   EXPECT_THROW(bandwidth_knee_sm_count(150, 0), std::invalid_argument);
+
+TEST(Theory, LittlesLawInFlightIsLatencyTimesThroughput) {
+  // Notes on CUDA's table (002_...): Fermi, 800 cycles at 92 bytes per cycle (144 GB/s, so a
+  // 1.565 GHz clock) -> 73.6 KB in flight ("74KB"), for the whole device and reads only.
+  const double clock_ghz = 144.0 / 92.0, latency_ns = 800 / clock_ghz;
+  EXPECT_NEAR(littles_law_in_flight_bytes_per_sm(144.0, 1, latency_ns, 1.0), 73600.0, 1e-6);
+  // A copy moves two bytes (read, written) per byte loaded: half the loads in flight suffice.
+  EXPECT_NEAR(littles_law_in_flight_bytes_per_sm(144.0, 1, latency_ns, 2.0), 36800.0, 1e-6);
+  // Per SM: the device's bytes in flight shared by its SMs.
+  EXPECT_NEAR(littles_law_in_flight_bytes_per_sm(3000.0, 132, 600.0, 2.0), 3000.0 / 2 * 600 / 132,
+              1e-9);
+}
+
+TEST(Theory, LittlesLawBandwidthIsInFlightOverLatencyCappedAtThePeak) {
+  // The guide's offsetCopy shape at full occupancy: 2048 threads x one 4-byte load = 8 KiB per SM.
+  // 132 SMs, 700 ns, a copy (x2): 2 x 132 x 8192 / 700 = 3089.4 GB/s, under a 4000 GB/s peak.
+  EXPECT_NEAR(littles_law_bandwidth_gbs(132, 8192, 700, 4000, 2.0), 2.0 * 132 * 8192 / 700, 1e-9);
+  // Enough in flight: the achievable peak, not more.
+  EXPECT_DOUBLE_EQ(littles_law_bandwidth_gbs(132, 65536, 700, 3000, 2.0), 3000.0);
+  // Twice the bytes in flight, twice the bandwidth, while under the peak.
+  EXPECT_NEAR(littles_law_bandwidth_gbs(132, 2048, 700, 1e6, 1.0) * 2,
+              littles_law_bandwidth_gbs(132, 4096, 700, 1e6, 1.0), 1e-9);
+  // The bound and its inverse agree under the cap.
+  const double gbs = littles_law_bandwidth_gbs(114, 12288, 650, 1e6, 2.0);
+  EXPECT_NEAR(littles_law_in_flight_bytes_per_sm(gbs, 114, 650, 2.0), 12288.0, 1e-6);
+  EXPECT_THROW(littles_law_bandwidth_gbs(0, 8192, 700, 3000, 2.0), std::invalid_argument);
+  EXPECT_THROW(littles_law_bandwidth_gbs(132, 8192, 0, 3000, 2.0), std::invalid_argument);
+  EXPECT_THROW(littles_law_in_flight_bytes_per_sm(3000, 132, 700, 0), std::invalid_argument);
 }
 
 TEST(Theory, DeviceJsonRoundTripKeepsTheFactsAndTheLimit) {

@@ -1,0 +1,31 @@
+// What memory_latency records and the experiments that model from it (littles_law,
+// latency_hiding) read: its latency metrics and the level that names the DRAM figure. One place
+// spells them.
+#pragma once
+
+#include "core/experiment.hpp"
+#include "core/series.hpp"
+#include "core/vocabulary.hpp"
+
+#include <optional>
+
+namespace apod::latency {
+
+inline constexpr const char* experiment = "memory_latency";
+inline const Metric ns{"latency_ns", "ns", Direction::lower};
+inline const Metric cycles{"latency_cycles", "cycles", Direction::lower};
+/// params["level"] of the named points: "l1", "l2", "dram"; the sweep's points are "sweep".
+inline constexpr const char* level_key = "level";
+inline constexpr const char* dram_level = "dram";
+
+/// memory_latency's DRAM latency in ns from earlier in this run, if it measured one.
+inline std::optional<double> earlier_dram_ns(const ExperimentContext& ctx) {
+  return ctx.earlier_median(experiment, ns.name, {{level_key, dram_level}});
+}
+
+/// peak_copy's achievable peak in GB/s from earlier in this run, if it measured one.
+inline std::optional<double> earlier_peak_gbs(const ExperimentContext& ctx) {
+  return ctx.earlier_median(keys::achievable_peak_experiment, keys::achievable_peak);
+}
+
+} // namespace apod::latency

@@ -1,0 +1,43 @@
+// What the gpu suites share: a recorder that keeps what an experiment records, the reduced run
+// options (--quick sizes, a short look at each point), and a main that skips without a GPU.
+#pragma once
+
+#include "core/device.hpp"
+#include "core/experiment.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <utility>
+#include <vector>
+
+namespace apod::gpu_test {
+
+class Collect : public Recorder {
+public:
+  void record(Measurement m) override { measurements.push_back(std::move(m)); }
+  std::vector<Measurement> measurements;
+};
+
+/// --quick sizes and a short look at each point.
+inline RunOptions reduced() {
+  RunOptions options;
+  options.quick = true;
+  options.sampling.min_samples = 3;
+  options.sampling.max_samples = 6;
+  options.sampling.max_point_s = 0.05;
+  options.sampling.warmup = 1;
+  return options;
+}
+
+/// Runs the tests on GPU 0; without a GPU exits 77, which Meson reports as skipped.
+inline int run_gpu_tests(int argc, char** argv) {
+  if (device_count() == 0) {
+    std::printf("no CUDA-capable device: gpu suite skipped\n");
+    return 77;
+  }
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
+
+} // namespace apod::gpu_test
