@@ -99,7 +99,6 @@ double bandwidth_knee_sm_count(double per_sm_gbs, double limit_gbs) {
   return limit_gbs / per_sm_gbs;
 }
 
-} // namespace apod
 
 double littles_law_bandwidth_gbs(int sm_count, double in_flight_bytes_per_sm, double latency_ns,
                                  double peak_gbs, double moved_per_loaded_byte) {

@@ -49,7 +49,6 @@ double sm_bandwidth_model_gbs(double sm_count, double per_sm_gbs, double limit_g
 /// The SM count at which that model meets the limit (its knee): limit_gbs / per_sm_gbs.
 double bandwidth_knee_sm_count(double per_sm_gbs, double limit_gbs);
 
-} // namespace apod
 
 /// Little's law for device memory (Notes on CUDA, shared/seeds/002_..., the table "latency x
 /// throughput (Little's law)": bytes in flight = latency x throughput; Tuning CUDA Applications
