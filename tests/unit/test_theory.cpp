@@ -76,6 +76,7 @@ TEST(Theory, SmBandwidthModelRisesLinearlyToTheDramLimit) {
   EXPECT_DOUBLE_EQ(sm_bandwidth_model_gbs(132, 150, 3000), 3000.0);
   EXPECT_THROW(sm_bandwidth_model_gbs(8, 0, 3000), std::invalid_argument);
   EXPECT_THROW(bandwidth_knee_sm_count(150, 0), std::invalid_argument);
+}
 
 TEST(Theory, LittlesLawInFlightIsLatencyTimesThroughput) {
   // Notes on CUDA's table (002_...): Fermi, 800 cycles at 92 bytes per cycle (144 GB/s, so a
