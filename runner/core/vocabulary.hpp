@@ -48,6 +48,13 @@ inline constexpr const char* limit_label = "limit_label";
 inline constexpr const char* bytes_moved = "bytes_moved";
 /// metric: the best verified device-memory bandwidth of a run, read against by other DRAM figures.
 inline constexpr const char* achievable_peak = "achievable_peak";
+/// extra: the point's theoretical limit in the point's own unit, for figures not in GB/s (peak
+/// FLOP/s, 128 bytes per clock per SM); its words in limit_label.
+inline constexpr const char* limit = "limit";
+/// extra: what the experiment's model predicts for this point, in the point's own unit (the
+/// roofline min(peak, intensity x achievable bandwidth), a conflict's throughput / degree), so
+/// the report can draw the model beside the measurement.
+inline constexpr const char* model = "model";
 }  // namespace keys
 
 /// The limit in GB/s a figure of `unit` is read against: the point's own extra[limit_gbs] if it
