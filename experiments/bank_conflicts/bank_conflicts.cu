@@ -153,14 +153,15 @@ void run(ExperimentContext& ctx) {
     const double median = s.summary().median;
     if (pattern.stride == 1 && wrong == 0)
       conflict_free = median;
-    json extra = {{"elements_wrong", wrong},
-                  {"iterations", iterations},
-                  {"bytes_per_launch", double(launch.grid) * block_size * iterations * 4},
-                  {keys::limit, limit},
-                  {keys::limit_label, "32 banks x 4 bytes per clock per SM"},
-                  {"model_theoretical", conflict_model(limit, degree)},
-                  {"blocks_per_sm", launch.blocks_per_sm},
-                  {"kernel", kernel_facts(shared_read_kernel, block_size, launch.grid)}};
+    json extra = {
+        {"elements_wrong", wrong},
+        {"iterations", iterations},
+        {"bytes_per_launch", double(launch.grid) * block_size * iterations * shared_bank_bytes},
+        {keys::limit, limit},
+        {keys::limit_label, "32 banks x 4 bytes per clock per SM"},
+        {"model_theoretical", conflict_model(limit, degree)},
+        {"blocks_per_sm", launch.blocks_per_sm},
+        {"kernel", kernel_facts(shared_read_kernel, block_size, launch.grid)}};
     if (conflict_free > 0) {
       extra[keys::model] = conflict_model(conflict_free, degree);
       extra["slowdown_vs_conflict_free"] = median > 0 ? conflict_free / median : 0.0;

@@ -62,17 +62,23 @@ std::optional<FmaLanesPerSm> fma_lanes_per_sm(int cc_major, int cc_minor) {
   // of a generation keep 2 FP64 lanes per SM.
   const int cc = cc_major * 10 + cc_minor;
   switch (cc) {
-    case 70: return FmaLanesPerSm{64, 32};
-    case 75: return FmaLanesPerSm{64, 2};
-    case 80: return FmaLanesPerSm{64, 32};
-    case 86:
-    case 87:
-    case 89: return FmaLanesPerSm{128, 2};
-    case 90: return FmaLanesPerSm{128, 64};
-    case 100: return FmaLanesPerSm{128, 64};
-    default: break;
+  case 70:
+  case 80:
+    return FmaLanesPerSm{64, 32};
+  case 75:
+    return FmaLanesPerSm{64, 2};
+  case 86:
+  case 87:
+  case 89:
+    return FmaLanesPerSm{128, 2};
+  case 90:
+  case 100:
+    return FmaLanesPerSm{128, 64};
+  default:
+    break;
   }
-  if (cc_major == 12) return FmaLanesPerSm{128, 2};
+  if (cc_major == 12)
+    return FmaLanesPerSm{128, 2};
   return std::nullopt;
 }
 

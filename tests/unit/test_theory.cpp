@@ -114,7 +114,7 @@ TEST(Theory, MachineBalanceIsPeakFlopsOverBandwidth) {
 }
 
 TEST(Theory, RooflineIsBandwidthBoundBelowTheBalanceAndFlatAbove) {
-  const double peak = 1000, bandwidth = 100;  // balance 10 FLOP/byte
+  const double peak = 1000, bandwidth = 100; // balance 10 FLOP/byte
   EXPECT_DOUBLE_EQ(roofline_gflops(0.25, peak, bandwidth), 25.0);
   EXPECT_DOUBLE_EQ(roofline_gflops(10.0, peak, bandwidth), 1000.0);
   EXPECT_DOUBLE_EQ(roofline_gflops(64.0, peak, bandwidth), 1000.0);
