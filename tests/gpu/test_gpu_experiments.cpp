@@ -1,36 +1,18 @@
 // The gpu suite: every registered experiment runs at reduced size (--quick) on GPU 0 and every
 // point it records must verify. Without a GPU the whole suite exits 77, which Meson reports as
 // skipped, never as passed.
-#include "core/device.hpp"
 #include "core/errors.hpp"
-#include "core/experiment.hpp"
-
-#include <gtest/gtest.h>
+#include "gpu_suite.hpp"
 
 #include <algorithm>
-#include <cstdio>
 
 using namespace apod;
+using gpu_suite::Collect;
+using gpu_suite::reduced;
 
 namespace {
 
-class Collect : public Recorder {
-public:
-  void record(Measurement m) override { measurements.push_back(std::move(m)); }
-  std::vector<Measurement> measurements;
-};
-
 class GpuExperiment : public ::testing::TestWithParam<std::string> {};
-
-RunOptions reduced() { // --quick sizes and a short look at each point
-  RunOptions options;
-  options.quick = true;
-  options.sampling.min_samples = 3;
-  options.sampling.max_samples = 6;
-  options.sampling.max_point_s = 0.05;
-  options.sampling.warmup = 1;
-  return options;
-}
 
 TEST_P(GpuExperiment, RunsAtReducedSizeAndEveryPointVerifies) {
   const ExperimentInfo* info = find_experiment(GetParam());
@@ -101,10 +83,5 @@ INSTANTIATE_TEST_SUITE_P(All, GpuExperiment, ::testing::ValuesIn(names()),
 } // namespace
 
 int main(int argc, char** argv) {
-  if (device_count() == 0) {
-    std::printf("no CUDA-capable device: gpu suite skipped\n");
-    return 77;
-  }
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
+  return gpu_suite::run_tests(argc, argv);
 }

@@ -2,42 +2,25 @@
 // bank_conflicts, l2_persistence): no figure above its theoretical limit (which would mean FLOPs
 // or bytes counted wrong), the model stored with every point, and the L2 set-aside given back
 // however l2_persistence ends. Exits 77 (skipped) without a GPU.
-#include "core/device.hpp"
 #include "core/errors.hpp"
-#include "core/experiment.hpp"
 #include "core/vocabulary.hpp"
+#include "gpu_suite.hpp"
 
 #include <cuda_runtime.h>
-#include <gtest/gtest.h>
 
-#include <cstdio>
 #include <stdexcept>
 
 using namespace apod;
+using gpu_suite::Collect;
+using gpu_suite::reduced;
 
 namespace {
-
-class Collect : public Recorder {
-public:
-  void record(Measurement m) override { measurements.push_back(std::move(m)); }
-  std::vector<Measurement> measurements;
-};
 
 // Fails the experiment at its first record, after it has set everything up.
 class FailOnRecord : public Recorder {
 public:
   void record(Measurement) override { throw std::runtime_error("recorder failed on purpose"); }
 };
-
-RunOptions reduced() {
-  RunOptions options;
-  options.quick = true;
-  options.sampling.min_samples = 3;
-  options.sampling.max_samples = 6;
-  options.sampling.max_point_s = 0.05;
-  options.sampling.warmup = 1;
-  return options;
-}
 
 std::vector<Measurement> run_quick(const std::string& name) {
   const DeviceInfo device = query_device(0);
@@ -121,10 +104,5 @@ TEST(L2PersistenceOnGpu, GivesTheSetAsideBackWhenItFails) {
 } // namespace
 
 int main(int argc, char** argv) {
-  if (device_count() == 0) {
-    std::printf("no CUDA-capable device: gpu suite skipped\n");
-    return 77;
-  }
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
+  return gpu_suite::run_tests(argc, argv);
 }
