@@ -156,9 +156,9 @@ void measure_region(ExperimentContext& ctx, Setup& s, double ratio) {
   const size_t n = s.streaming.size();
   const cudaStream_t stream = s.stream.get();
   fill_device(s.streaming.get(), n, streaming_seed, stream);
-  const auto use_window = [&](Window w) {
-    set_window(stream, w == Window::none ? nullptr : s.persistent.get(),
-               w == Window::none ? 0 : region, hit_ratio(w, s.set_aside, region));
+  const auto use_window = [&](Window w) { // none: a window of 0 bytes, i.e. no window
+    set_window(stream, s.persistent.get(), w == Window::none ? 0 : region,
+               hit_ratio(w, s.set_aside, region));
   };
   uint64_t launches = 0;
   const auto launch = [&] {
