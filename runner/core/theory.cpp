@@ -117,4 +117,49 @@ double littles_law_in_flight_bytes_per_sm(double bandwidth_gbs, int sm_count, do
   return bandwidth_gbs / moved_per_loaded_byte * latency_ns / sm_count;
 }
 
+std::optional<FmaLanesPerSm> fma_lanes_per_sm(int cc_major, int cc_minor) {
+  // CUDA C++ Programming Guide, "Arithmetic Instructions", throughput table: rows "32-bit
+  // floating-point add, multiply, multiply-add" and "64-bit ..."; 7.x's FP64 column reads 32 with
+  // a footnote giving 2 for 7.5. FP64 is a data-centre feature (8.0, 9.0, 10.0); the other parts
+  // of a generation keep 2 FP64 lanes per SM.
+  const int cc = cc_major * 10 + cc_minor;
+  switch (cc) {
+  case 70:
+  case 80:
+    return FmaLanesPerSm{64, 32};
+  case 75:
+    return FmaLanesPerSm{64, 2};
+  case 86:
+  case 87:
+  case 89:
+    return FmaLanesPerSm{128, 2};
+  case 90:
+  case 100:
+    return FmaLanesPerSm{128, 64};
+  default:
+    break;
+  }
+  if (cc_major == 12)
+    return FmaLanesPerSm{128, 2};
+  return std::nullopt;
+}
+
+double peak_gflops(int sm_count, int lanes_per_sm, double sm_clock_khz) {
+  if (sm_count <= 0 || lanes_per_sm <= 0 || sm_clock_khz <= 0)
+    throw std::invalid_argument("SM count, lanes per SM and SM clock must be positive");
+  return sm_clock_khz * 1e3 * sm_count * lanes_per_sm * 2.0 / 1e9;
+}
+
+double machine_balance(double peak_gflops, double bandwidth_gbs) {
+  if (peak_gflops <= 0 || bandwidth_gbs <= 0)
+    throw std::invalid_argument("peak FLOP/s and bandwidth must be positive");
+  return peak_gflops / bandwidth_gbs;
+}
+
+double roofline_gflops(double flops_per_byte, double peak_gflops, double bandwidth_gbs) {
+  if (flops_per_byte < 0 || peak_gflops <= 0 || bandwidth_gbs <= 0)
+    throw std::invalid_argument("need intensity >= 0 and a positive peak and bandwidth");
+  return std::min(peak_gflops, flops_per_byte * bandwidth_gbs);
+}
+
 }  // namespace apod

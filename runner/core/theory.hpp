@@ -1,5 +1,6 @@
 // Every formula that turns device facts and timings into limits and figures. One place, tested
-// in tests/test_theory.cpp, cited to the CUDA C++ Best Practices Guide (shared/seeds/000_...).
+// in tests/test_theory.cpp, cited to the CUDA C++ Best Practices Guide (shared/seeds/000_...),
+// the notes on CUDA (002_...) and the CUDA C++ Programming Guide where the seeds give no table.
 #pragma once
 
 #include <optional>
@@ -65,5 +66,34 @@ double littles_law_bandwidth_gbs(int sm_count, double in_flight_bytes_per_sm, do
 /// The inverse, uncapped: the bytes of loads each SM must keep in flight for `bandwidth_gbs`.
 double littles_law_in_flight_bytes_per_sm(double bandwidth_gbs, int sm_count, double latency_ns,
                                           double moved_per_loaded_byte);
+
+/// Floating-point add, multiply or multiply-add results per clock cycle per multiprocessor, i.e.
+/// the FP32 and FP64 lanes of one SM.
+struct FmaLanesPerSm {
+  int fp32 = 0;
+  int fp64 = 0;
+};
+
+/// The lanes of an SM of compute capability major.minor, from the CUDA C++ Programming Guide,
+/// "Arithmetic Instructions", table "Throughput of Native Arithmetic Instructions (Number of
+/// Results per Clock Cycle per Multiprocessor)": 7.0, 7.5, 8.0, 8.6, 8.7, 8.9, 9.0, 10.0, 12.x.
+/// Empty for a capability the table does not cover here (e.g. 10.3, whose FP64 rate differs from
+/// 10.0's): apod then states no theoretical FLOP/s rather than guess one.
+std::optional<FmaLanesPerSm> fma_lanes_per_sm(int cc_major, int cc_minor);
+
+/// Peak FLOP/s in GFLOP/s (GFLOP = 1e9 floating-point operations): SM clock x SMs x lanes per SM
+/// x 2, an FMA counting as two operations (notes on CUDA, 002_..., "Peak FLOPS"). `sm_clock_khz`
+/// is what cudaDevAttrClockRate reports. Throws std::invalid_argument for a non-positive fact.
+double peak_gflops(int sm_count, int lanes_per_sm, double sm_clock_khz);
+
+/// Machine balance in FLOP per byte: peak GFLOP/s over GB/s (002_..., "Peak FLOPS / Peak Memory
+/// bandwidth": how many operations a kernel must do per byte it moves to be compute-bound).
+double machine_balance(double peak_gflops, double bandwidth_gbs);
+
+/// The roofline in GFLOP/s: min(peak, intensity x bandwidth) for a kernel doing
+/// `flops_per_byte` FLOPs per byte of DRAM traffic (002_...: achievable GFLOPS = actual bandwidth
+/// / GMAC, GMAC being bytes per FLOP, capped by the peak). Throws std::invalid_argument for a
+/// negative intensity or a non-positive peak or bandwidth.
+double roofline_gflops(double flops_per_byte, double peak_gflops, double bandwidth_gbs);
 
 }  // namespace apod

@@ -54,6 +54,14 @@ inline constexpr const char* achievable_peak_experiment = "peak_copy";
 /// extra: the bandwidth a point's model predicts for it in GB/s (littles_law, latency_hiding:
 /// Little's law from the same run's DRAM latency and achievable peak), drawn beside the figure.
 inline constexpr const char* model_gbs = "model_gbs";
+
+/// extra: the point's theoretical limit in the point's own unit, for figures not in GB/s (peak
+/// FLOP/s, 128 bytes per clock per SM); its words in limit_label.
+inline constexpr const char* limit = "limit";
+/// extra: what the experiment's model predicts for this point, in the point's own unit (the
+/// roofline min(peak, intensity x achievable bandwidth), a conflict's throughput / degree), so
+/// the report can draw the model beside the measurement.
+inline constexpr const char* model = "model";
 }  // namespace keys
 
 /// The limit in GB/s a figure of `unit` is read against: the point's own extra[limit_gbs] if it

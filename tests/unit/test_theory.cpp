@@ -124,3 +124,54 @@ TEST(Theory, DeviceJsonRoundTripKeepsTheFactsAndTheLimit) {
   EXPECT_EQ(back.cc_major, 9);
   EXPECT_EQ(back.memory_bus_width_bits, 6016);
 }
+
+TEST(Theory, FmaLanesFollowTheProgrammingGuidesThroughputTable) {
+  // Data-centre parts carry FP64 lanes; the others of a generation 2 per SM.
+  EXPECT_EQ(fma_lanes_per_sm(7, 5)->fp32, 64);
+  EXPECT_EQ(fma_lanes_per_sm(7, 5)->fp64, 2);
+  EXPECT_EQ(fma_lanes_per_sm(8, 0)->fp32, 64);
+  EXPECT_EQ(fma_lanes_per_sm(8, 0)->fp64, 32);
+  EXPECT_EQ(fma_lanes_per_sm(8, 6)->fp32, 128);
+  EXPECT_EQ(fma_lanes_per_sm(8, 6)->fp64, 2);
+  EXPECT_EQ(fma_lanes_per_sm(8, 9)->fp64, 2);
+  EXPECT_EQ(fma_lanes_per_sm(9, 0)->fp32, 128);
+  EXPECT_EQ(fma_lanes_per_sm(9, 0)->fp64, 64);
+  EXPECT_EQ(fma_lanes_per_sm(10, 0)->fp64, 64);
+  EXPECT_EQ(fma_lanes_per_sm(12, 0)->fp32, 128);
+  EXPECT_EQ(fma_lanes_per_sm(12, 0)->fp64, 2);
+}
+
+TEST(Theory, FmaLanesAreUnknownOutsideTheTable) {
+  // No guess for a capability the table is not transcribed for (10.3 differs from 10.0 in FP64).
+  EXPECT_FALSE(fma_lanes_per_sm(10, 3).has_value());
+  EXPECT_FALSE(fma_lanes_per_sm(6, 1).has_value());
+  EXPECT_FALSE(fma_lanes_per_sm(0, 0).has_value());
+}
+
+TEST(Theory, PeakFlopsIsClockTimesSmsTimesLanesTimesTwo) {
+  // The notes' Tesla K10 example, one of its two GPUs: 745 MHz x 8 SMs x 192 lanes x 2.
+  EXPECT_NEAR(peak_gflops(8, 192, 745000), 2288.64, 1e-9);
+  // H100 SXM as its attributes report it: 132 SMs at 1980 MHz, 128 FP32 lanes: ~66.9 TFLOP/s.
+  EXPECT_NEAR(peak_gflops(132, 128, 1980000), 66908.16, 1e-6);
+  EXPECT_NEAR(peak_gflops(132, 64, 1980000), 33454.08, 1e-6);
+  EXPECT_THROW(peak_gflops(0, 128, 1980000), std::invalid_argument);
+  EXPECT_THROW(peak_gflops(132, 0, 1980000), std::invalid_argument);
+  EXPECT_THROW(peak_gflops(132, 128, 0), std::invalid_argument);
+}
+
+TEST(Theory, MachineBalanceIsPeakFlopsOverBandwidth) {
+  // The notes' K10: 4.58 TFLOP/s over 320 GB/s, ~14.3 operations per byte.
+  EXPECT_NEAR(machine_balance(4577.28, 320.0), 14.304, 1e-9);
+  EXPECT_THROW(machine_balance(0, 320.0), std::invalid_argument);
+  EXPECT_THROW(machine_balance(4577.28, 0), std::invalid_argument);
+}
+
+TEST(Theory, RooflineIsBandwidthBoundBelowTheBalanceAndFlatAbove) {
+  const double peak = 1000, bandwidth = 100; // balance 10 FLOP/byte
+  EXPECT_DOUBLE_EQ(roofline_gflops(0.25, peak, bandwidth), 25.0);
+  EXPECT_DOUBLE_EQ(roofline_gflops(10.0, peak, bandwidth), 1000.0);
+  EXPECT_DOUBLE_EQ(roofline_gflops(64.0, peak, bandwidth), 1000.0);
+  EXPECT_DOUBLE_EQ(roofline_gflops(0.0, peak, bandwidth), 0.0);
+  EXPECT_THROW(roofline_gflops(-1.0, peak, bandwidth), std::invalid_argument);
+  EXPECT_THROW(roofline_gflops(1.0, 0, bandwidth), std::invalid_argument);
+}
