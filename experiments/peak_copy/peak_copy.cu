@@ -30,7 +30,8 @@ using peak::block_size;
 using peak::Vec;
 
 constexpr uint64_t x_seed = 0x9EA6C0B7, y_seed = 0x5EEDB0B5;
-constexpr uint64_t triad_scalar = 0x2545F4914F6CDD1Dull; // odd, so no bit of y is lost
+// Odd, so multiplying by it is invertible modulo 2^64: a wrong y word always changes z.
+constexpr uint64_t triad_scalar = 0x2545F4914F6CDD1Dull;
 constexpr uint64_t fill_key = 0xF111F111F111F111ull;
 constexpr uint8_t poison = 0xA5;
 constexpr size_t min_array_bytes = size_t(4) << 30; // BabelStream's 2^29 doubles

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "core/cuda_memory.cuh"
+#include "core/in_flight.cuh"
 
 #include <cstdint>
 #include <stdexcept>
@@ -18,19 +19,33 @@ namespace apod::peak {
 constexpr int block_size = 256;
 using Vec = ulonglong2;
 
+// Calls body(index) for each tile this block serves, index(k) giving the vector of the
+// thread's k-th access in it: consecutive across a warp, so every access is coalesced.
+template <int Elements, class Body>
+__device__ __forceinline__ void for_each_tile(size_t tiles, Body&& body) {
+  for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+    const size_t base = tile * (block_size * Elements) + threadIdx.x;
+    body([base](int k) { return base + size_t(k) * block_size; });
+  }
+}
+
+// Calls body(index, a, b) for each tile, a and b holding the thread's vectors of x and y there,
+// all loaded before the body uses any.
+template <int Elements, class Body>
+__device__ __forceinline__ void for_each_pair(size_t tiles, const Vec* x, const Vec* y,
+                                              Body&& body) {
+  for_each_tile<Elements>(tiles, [&](auto index) {
+    Vec a[Elements], b[Elements];
+    load_all(a, x, index);
+    load_all(b, y, index);
+    body(index, a, b);
+  });
+}
+
 template <int Elements>
 __global__ void __launch_bounds__(block_size)
     copy_kernel(Vec* __restrict__ z, const Vec* __restrict__ x, size_t tiles) {
-  for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const size_t base = tile * (block_size * Elements) + threadIdx.x;
-    Vec a[Elements];
-#pragma unroll
-    for (int k = 0; k < Elements; ++k)
-      a[k] = x[base + k * block_size];
-#pragma unroll
-    for (int k = 0; k < Elements; ++k)
-      z[base + k * block_size] = a[k];
-  }
+  for_each_tile<Elements>(tiles, [&](auto index) { copy_in_flight<Elements>(z, x, index); });
 }
 
 /// z = x + scalar * y (BabelStream's triad, a = b + scalar * c).
@@ -38,19 +53,11 @@ template <int Elements>
 __global__ void __launch_bounds__(block_size)
     triad_kernel(Vec* __restrict__ z, const Vec* __restrict__ x, const Vec* __restrict__ y,
                  uint64_t scalar, size_t tiles) {
-  for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const size_t base = tile * (block_size * Elements) + threadIdx.x;
-    Vec a[Elements], b[Elements];
-#pragma unroll
-    for (int k = 0; k < Elements; ++k) {
-      a[k] = x[base + k * block_size];
-      b[k] = y[base + k * block_size];
-    }
+  for_each_pair<Elements>(tiles, x, y, [&](auto index, const Vec* a, const Vec* b) {
 #pragma unroll
     for (int k = 0; k < Elements; ++k)
-      z[base + k * block_size] =
-          make_ulonglong2(a[k].x + scalar * b[k].x, a[k].y + scalar * b[k].y);
-  }
+      z[index(k)] = make_ulonglong2(a[k].x + scalar * b[k].x, a[k].y + scalar * b[k].y);
+  });
 }
 
 /// z[i] = key ^ i for every 64-bit word i: one cheap operation per word, so the kernel stays
@@ -58,14 +65,13 @@ __global__ void __launch_bounds__(block_size)
 template <int Elements>
 __global__ void __launch_bounds__(block_size)
     fill_kernel(Vec* __restrict__ z, uint64_t key, size_t tiles) {
-  for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const size_t base = tile * (block_size * Elements) + threadIdx.x;
+  for_each_tile<Elements>(tiles, [&](auto index) {
 #pragma unroll
     for (int k = 0; k < Elements; ++k) {
-      const unsigned long long v = base + k * block_size;
+      const unsigned long long v = index(k);
       z[v] = make_ulonglong2(key ^ (2 * v), key ^ (2 * v + 1));
     }
-  }
+  });
 }
 
 /// partials[block] = the sum over the block's words of x[i] * y[i] (modulo 2^64); the host adds
@@ -75,18 +81,11 @@ __global__ void __launch_bounds__(block_size)
     dot_kernel(const Vec* __restrict__ x, const Vec* __restrict__ y, size_t tiles,
                unsigned long long* __restrict__ partials) {
   unsigned long long sum = 0;
-  for (size_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
-    const size_t base = tile * (block_size * Elements) + threadIdx.x;
-    Vec a[Elements], b[Elements];
-#pragma unroll
-    for (int k = 0; k < Elements; ++k) {
-      a[k] = x[base + k * block_size];
-      b[k] = y[base + k * block_size];
-    }
+  for_each_pair<Elements>(tiles, x, y, [&](auto, const Vec* a, const Vec* b) {
 #pragma unroll
     for (int k = 0; k < Elements; ++k)
       sum += a[k].x * b[k].x + a[k].y * b[k].y;
-  }
+  });
   for (int delta = 16; delta > 0; delta /= 2)
     sum += __shfl_down_sync(0xffffffffu, sum, delta);
   __shared__ unsigned long long warp_sums[block_size / 32];

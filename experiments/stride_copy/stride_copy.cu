@@ -11,6 +11,7 @@
 #include "core/cuda_memory.cuh"
 #include "core/device_check.cuh"
 #include "core/experiment.hpp"
+#include "core/in_flight.cuh"
 #include "core/kernel_facts.cuh"
 #include "core/series.hpp"
 #include "core/timing.cuh"
@@ -48,13 +49,7 @@ template <int Words>
 __global__ void __launch_bounds__(block_size)
     stride_copy_saturating(Word* __restrict__ odata, const Word* __restrict__ idata, int stride) {
   const size_t first = blockIdx.x * size_t(block_size * Words) + threadIdx.x;
-  Word v[Words];
-#pragma unroll
-  for (int k = 0; k < Words; ++k)
-    v[k] = idata[(first + k * block_size) * stride];
-#pragma unroll
-  for (int k = 0; k < Words; ++k)
-    odata[(first + k * block_size) * stride] = v[k];
+  copy_in_flight<Words>(odata, idata, [=](int k) { return (first + k * block_size) * stride; });
 }
 
 // The output after a copy of n words at `stride`: word j holds the input's when j is a multiple

@@ -6,6 +6,7 @@
 // leaves only clean lines, which the timed kernel replaces without writing anything back. The
 // buffer is 4x the L2: 2x evicts everything under LRU replacement, which NVIDIA does not
 // document; 4x would leave under e^-4 (2%) of the old lines even if replacement were random.
+#include "core/in_flight.cuh"
 #include "core/timing.cuh"
 
 #include <cstdint>
@@ -32,9 +33,7 @@ __global__ void read_pass_kernel(const uint4* __restrict__ data, size_t vectors,
   size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   for (; i + (loads_per_thread - 1) * threads < vectors; i += loads_per_thread * threads) {
     uint4 v[loads_per_thread];
-#pragma unroll
-    for (int k = 0; k < loads_per_thread; ++k)
-      v[k] = data[i + k * threads];
+    load_all(v, data, [=](int k) { return i + k * threads; });
 #pragma unroll
     for (int k = 0; k < loads_per_thread; ++k)
       acc ^= v[k].x ^ v[k].y ^ v[k].z ^ v[k].w;

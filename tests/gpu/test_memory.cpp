@@ -1,6 +1,7 @@
 // The memory experiments' contracts on a GPU (issue 12): the L2 flush leaves no dirty lines for
 // the timed region; stride_copy sets a sector-model point beside every measured one; peak_copy
-// records a peak per access type and names the best. Exit 77 (skipped) without a GPU.
+// records a peak per access type and names the best. Linked into test_gpu_experiments, whose
+// main exits 77 (skipped) without a GPU.
 #include "core/device.hpp"
 #include "core/experiment.hpp"
 #include "core/timing.cuh"
@@ -10,6 +11,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <map>
 #include <set>
 #include <string>
@@ -130,12 +132,3 @@ TEST(PeakCopy, RecordsAPeakPerAccessTypeAndNamesTheBest) {
 }
 
 } // namespace
-
-int main(int argc, char** argv) {
-  if (device_count() == 0) {
-    std::printf("no CUDA-capable device: gpu suite skipped\n");
-    return 77;
-  }
-  ::testing::InitGoogleTest(&argc, argv);
-  return RUN_ALL_TESTS();
-}
