@@ -6,9 +6,9 @@
 //                    (cudaErrorIllegalAddress, a sticky error: the context is unusable after it)
 //   trap             a kernel executes __trap() (a sticky launch failure)
 //   none or unset    no fault: one small copy, timed and verified (the control)
-#include "core/bandwidth.hpp"
 #include "core/cuda_memory.cuh"
 #include "core/experiment.hpp"
+#include "core/series.hpp"
 #include "core/timing.cuh"
 
 #include <cstdlib>
@@ -47,7 +47,7 @@ void control(ExperimentContext& ctx) {
   SamplingPolicy policy = ctx.options.sampling;
   policy.max_samples = policy.min_samples; // a fixed, small count: this is no measurement
   const unsigned grid = static_cast<unsigned>(control_words / 256);
-  const auto times_ms = time_samples_ms(policy, nullptr, [&](cudaStream_t s) {
+  const TimedSamples t = time_samples_ms(policy, nullptr, [&](cudaStream_t s) {
     copy_kernel<<<grid, 256, 0, s>>>(out.get(), in.get(), control_words);
     APOD_CUDA_LAUNCH();
   });
@@ -56,9 +56,8 @@ void control(ExperimentContext& ctx) {
   size_t wrong = 0;
   for (size_t i = 0; i < control_words; ++i)
     wrong += result[i] != expected_fill<uint32_t>(seed, i);
-  Measurement m = bandwidth_measurement({{"fault", "none"}}, 2.0 * out.bytes(), times_ms);
-  m.verified = wrong == 0;
-  ctx.record(std::move(m));
+  ctx.record(bandwidth_measurement({{"fault", "none"}}, 2.0 * out.bytes(),
+                                   Series(t.ms, t.excluded, t.stop_reason, t.noisy), wrong == 0));
 }
 
 void run(ExperimentContext& ctx) {

@@ -38,7 +38,9 @@ class EventPair {
   cudaEvent_t start_{}, stop_{};
 };
 
-/// Overwrites the current device's L2 cache (a write of twice its size) on `stream` (l2_flush.cu).
+/// Leaves the current device's L2 cache holding only clean lines of a buffer no experiment uses
+/// (a read of four times its size) on `stream`, so the next timed kernel starts from DRAM and
+/// writes nothing back for earlier work (l2_flush.cu).
 void flush_l2(cudaStream_t stream);
 /// Frees the flush buffer; call before a device reset.
 void release_l2_flush_buffer();

@@ -47,6 +47,7 @@ inline constexpr const char* limit_label = "limit_label";
 /// extra: bytes read plus written per sample, as the experiment counts them.
 inline constexpr const char* bytes_moved = "bytes_moved";
 /// metric: the best verified device-memory bandwidth of a run, read against by other DRAM figures.
+/// Its extra[access_type] names the access type that reached it.
 inline constexpr const char* achievable_peak = "achievable_peak";
 /// The experiment that records achievable_peak (so others can read it through
 /// ExperimentContext::earlier_median).
@@ -62,7 +63,23 @@ inline constexpr const char* limit = "limit";
 /// roofline min(peak, intensity x achievable bandwidth), a conflict's throughput / degree), so
 /// the report can draw the model beside the measurement.
 inline constexpr const char* model = "model";
+
+/// param or extra: how a device-memory figure uses memory, one of the access:: names.
+inline constexpr const char* access_type = "access_type";
+/// metric: the best verified bandwidth of one access type in a run (params[access_type]); a DRAM
+/// figure of the same access type is read against it rather than against achievable_peak.
+inline constexpr const char* access_peak = "achievable_peak_by_access";
 }  // namespace keys
+
+/// The access types of device-memory figures (keys::access_type), as BabelStream names its
+/// kernels' shapes: read-only (a dot product), write-only (a fill), copy (one read, one write;
+/// cudaMemcpy device to device is one), triad (two reads, one write).
+namespace access {
+inline constexpr const char* read = "read";
+inline constexpr const char* write = "write";
+inline constexpr const char* copy = "copy";
+inline constexpr const char* triad = "triad";
+}  // namespace access
 
 /// The limit in GB/s a figure of `unit` is read against: the point's own extra[limit_gbs] if it
 /// has one, else the experiment's kind on this device; none for figures not in GB/s.

@@ -1,0 +1,134 @@
+// The memory experiments' contracts on a GPU (issue 12): the L2 flush leaves no dirty lines for
+// the timed region; stride_copy sets a sector-model point beside every measured one; peak_copy
+// records a peak per access type and names the best. Linked into test_gpu_experiments, whose
+// main exits 77 (skipped) without a GPU.
+#include "core/device.hpp"
+#include "core/experiment.hpp"
+#include "core/timing.cuh"
+#include "core/vocabulary.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace apod;
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+class DeviceBytes {
+public:
+  explicit DeviceBytes(size_t bytes) { APOD_CUDA(cudaMalloc(&ptr_, bytes)); }
+  ~DeviceBytes() { cudaFree(ptr_); }
+  DeviceBytes(const DeviceBytes&) = delete;
+  DeviceBytes& operator=(const DeviceBytes&) = delete;
+  void* get() const { return ptr_; }
+
+private:
+  void* ptr_ = nullptr;
+};
+
+// A copy of the L2's size is timed after flush_l2 and after what it replaced, a memset of twice
+// the L2, which leaves the cache full of dirty lines: after the memset the copy also writes those
+// back, so it is slower, unless the flush leaves dirty lines too.
+TEST(L2Flush, LeavesNoDirtyLinesForTheTimedRegion) {
+  APOD_CUDA(cudaSetDevice(0));
+  int l2 = 0;
+  APOD_CUDA(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, 0));
+  ASSERT_GT(l2, 0);
+  const size_t bytes = size_t(l2);
+  DeviceBytes src(bytes), dst(bytes), dirty(2 * bytes);
+  APOD_CUDA(cudaMemset(src.get(), 0x5A, bytes));
+  EventPair events;
+  std::vector<double> after_flush_ms, after_memset_ms;
+  for (int rep = 0; rep < 41; ++rep) {
+    const bool flush = rep % 2 == 0; // interleaved, so a drift of clocks touches both alike
+    if (flush)
+      flush_l2(nullptr);
+    else
+      APOD_CUDA(cudaMemsetAsync(dirty.get(), rep & 0xff, 2 * bytes, nullptr));
+    events.start(nullptr);
+    APOD_CUDA(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, nullptr));
+    events.stop(nullptr);
+    (flush ? after_flush_ms : after_memset_ms).push_back(events.elapsed_ms());
+  }
+  const double clean = median(after_flush_ms), dirty_lines = median(after_memset_ms);
+  std::printf("copy of %zu bytes: %.4f ms after flush_l2, %.4f ms after a memset of 2x L2\n", bytes,
+              clean, dirty_lines);
+  EXPECT_LT(clean, 0.97 * dirty_lines);
+}
+
+class Collect : public Recorder {
+public:
+  void record(Measurement m) override { measurements.push_back(std::move(m)); }
+  std::vector<Measurement> measurements;
+};
+
+std::vector<Measurement> run_quick(const char* name) {
+  const ExperimentInfo* info = find_experiment(name);
+  if (!info)
+    throw std::runtime_error(std::string("no experiment ") + name);
+  const DeviceInfo device = query_device(0);
+  RunOptions options;
+  options.quick = true;
+  options.sampling.min_samples = 3;
+  options.sampling.max_samples = 6;
+  options.sampling.warmup = 1;
+  Collect out;
+  ExperimentContext ctx{device, options, out, info->name};
+  info->run(ctx);
+  return std::move(out.measurements);
+}
+
+TEST(StrideCopy, EveryMeasuredPointHasItsSectorModelAndStrideOneIsTheReference) {
+  const auto points = run_quick("stride_copy");
+  std::map<std::string, const Measurement*> measured, model;
+  for (const auto& m : points) {
+    ASSERT_TRUE(m.ok()) << m.metric << " " << m.params.dump() << " " << m.error;
+    (m.metric == "effective_bandwidth" ? measured : model)[m.params.dump()] = &m;
+  }
+  ASSERT_EQ(measured.size(), model.size());
+  std::set<std::string> kernels;
+  for (const auto& [params, m] : measured) {
+    ASSERT_TRUE(model.count(params)) << params;
+    EXPECT_EQ(model[params]->metric, "sector_model_bandwidth");
+    kernels.insert(m->params.at("kernel").get<std::string>());
+    if (m->params.at("stride") == 1) {
+      EXPECT_EQ(model[params]->samples, m->samples) << params;
+    }
+  }
+  EXPECT_EQ(kernels, (std::set<std::string>{"guide", "saturating"}));
+}
+
+TEST(PeakCopy, RecordsAPeakPerAccessTypeAndNamesTheBest) {
+  const auto points = run_quick("peak_copy");
+  std::map<std::string, double> peak_of_type;
+  const Measurement* best = nullptr;
+  for (const auto& m : points) {
+    ASSERT_TRUE(m.ok()) << m.metric << " " << m.params.dump() << " " << m.error;
+    if (m.metric == keys::access_peak)
+      peak_of_type[m.params.at(keys::access_type).get<std::string>()] = median(m.used_samples());
+    if (m.metric == keys::achievable_peak)
+      best = &m;
+  }
+  EXPECT_EQ(peak_of_type.size(), 4u);
+  for (const char* type : {access::read, access::write, access::copy, access::triad})
+    EXPECT_TRUE(peak_of_type.count(type)) << type;
+  ASSERT_NE(best, nullptr);
+  const std::string type = best->extra.at(keys::access_type).get<std::string>();
+  EXPECT_DOUBLE_EQ(median(best->used_samples()), peak_of_type[type]);
+  for (const auto& [other, gbs] : peak_of_type)
+    EXPECT_GE(peak_of_type[type], gbs) << other;
+}
+
+} // namespace
