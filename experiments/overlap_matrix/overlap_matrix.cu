@@ -200,7 +200,7 @@ json chart_spec() {
         {"xOffset", offset},
         {"color", colour},
         {"tooltip", tooltip},
-        {"y", {{"field", "median"}, {"type", "quantitative"}, {"title", "median"}}}}}};
+        {"y", {{"field", "median"}, {"type", "quantitative"}, {"title", "overall ms, median"}}}}}};
   const json range = {{"mark", {{"type", "rule"}, {"opacity", 0.6}}},
                       {"encoding",
                        {{"x", x},
@@ -210,17 +210,20 @@ json chart_spec() {
   const std::string panel = "datum.params.variant + ', ' + (datum.params.n >= 1048576"
                             " ? format(datum.params.n / 1048576, '~g') + ' Mi floats'"
                             " : format(datum.params.n / 1024, '~g') + ' Ki floats')";
-  // A top-level width sizes each panel; without one the report asks for "container", which a
-  // faceted chart cannot use.
-  return {{"width", 280},
-          {"transform", json::array({{{"calculate", panel}, {"as", "panel"}}})},
+  // Panels in the order measured: the gist first, then the corrected variant by size.
+  const std::string panel_order = "(datum.params.variant == 'gist' ? 0 : 1e12) + datum.params.n";
+  const json transform = json::array({{{"calculate", panel}, {"as", "panel"}},
+                                      {{"calculate", panel_order}, {"as", "panel_order"}}});
+  // Each panel's width is set in the inner spec (three fit the page side by side): the report
+  // gives "container" only to single views, which a faceted chart is not.
+  return {{"transform", transform},
           {"facet",
            {{"field", "panel"},
             {"type", "ordinal"},
-            {"sort", nullptr},
-            {"title", "variant, elements"}}},
+            {"sort", {{"field", "panel_order"}, {"op", "min"}}},
+            {"title", nullptr}}},
           {"columns", 3},
-          {"spec", {{"height", 220}, {"layer", json::array({bars, range})}}},
+          {"spec", {{"width", 220}, {"height", 220}, {"layer", json::array({bars, range})}}},
           {"resolve", {{"scale", {{"y", "independent"}}}}}};
 }
 
@@ -231,68 +234,47 @@ APOD_EXPERIMENT(ExperimentInfo{
     .title = "Transfers and kernels: pageable, pinned, mapped; default or new stream (gist and "
              "corrected)",
     .description =
-        "fasiha's gist on overlapping transfers with kernel execution, in two variants. Both run "
-        "the gist's "
-        "three in-place float kernels (fast: -2.3f x; medium: asinf; slow: log10f(expf(asinf))) on "
-        "its input "
-        "sin(i + 3.93123f), held in pageable, pinned, or pinned and device-mapped host memory "
-        "(mapped: the "
-        "kernel reads and writes host memory over PCIe, no copies), from the default stream or a "
-        "new one: "
-        "the gist's 18 rows. variant=gist follows the gist's method at its 16 Ki elements: each "
-        "trial creates "
-        "its stream, host and device memory and events; overall_ms (the gist's O) runs from an "
-        "event recorded "
-        "before the host writes the input with sin() to an event after the D2H copy, so it "
-        "includes the "
-        "host's writing (extra.host_init_ms_median); kernel_ms (K) is the pair of events around "
-        "the launch "
-        "alone (its start passes when the copy before it ends, so K includes any wait for the host "
-        "to submit "
-        "the launch); overhead_ms (d) is O - K per trial; ratio_to_first_row (r) is O over the O "
-        "of the "
-        "kernel's first row (mapped, default stream) in the same round. The gist keeps the trial "
-        "with the "
-        "smallest O and prints that trial's K and d: extra.gist_best holds them, with r from the "
-        "two rows' "
-        "best O. The gist runs 1000 trials per row; here trials go on to at most 1000 per row "
-        "(--max-samples) or until the variant has used the per-point time cap (--point-time-cap, 1 "
-        "s), at "
-        "least --min-samples; extra.rounds is the count. variant=corrected writes the input before "
-        "any event, "
-        "allocates once, and times each stage between its own events: h2d_ms, kernel_ms, d2h_ms, "
+        "fasiha's gist on overlapping transfers with kernels, in two variants. Both run its three "
+        "in-place "
+        "float kernels (fast: -2.3f x; medium: asinf; slow: log10f(expf(asinf))) on its input "
+        "sin(i + 3.93123f) "
+        "in pageable, pinned, or pinned and mapped host memory (zero copy: the kernel reads and "
+        "writes host "
+        "memory over PCIe), from the default stream or a new one: the gist's 18 rows. variant=gist "
+        "follows "
+        "the gist at its 16 Ki elements, creating stream, memory and events per trial: overall_ms "
+        "(its O) "
+        "runs from before the host writes the input with sin() to after the D2H copy, so it "
+        "includes that "
+        "writing; kernel_ms (K) brackets the launch alone; overhead_ms (d) is O - K; "
+        "ratio_to_first_row (r) "
+        "is O over the kernel's first row (mapped, default stream) in the same round. "
+        "extra.gist_best is the "
+        "gist's own figure: O, K, d and r of the trial with the smallest O. The gist runs 1000 "
+        "trials a row; "
+        "here at most 1000 (--max-samples) or fewer once the variant has used --point-time-cap "
+        "(extra.rounds). variant=corrected writes the input before any event, allocates once and "
+        "times each "
+        "stage between its own events (h2d_ms, kernel_ms, d2h_ms; overall_ms from the H2D start to "
+        "the D2H "
+        "end), at 16 Ki and 4 Mi elements (256 Ki with --quick), with the copies' h2d_bandwidth "
         "and "
-        "overall_ms from the H2D copy's start to the D2H copy's end (a mapped row's only stage is "
-        "its "
-        "kernel; extra.stage_gaps_ms_median is overall minus the stages). It runs at 16 Ki and at "
-        "4 Mi "
-        "elements (16 MiB; 256 Ki with --quick), at most 100 rounds, and gives the copies' "
-        "h2d_bandwidth and "
         "d2h_bandwidth against the PCIe line rate per direction and, for mapped rows, "
-        "mapped_pcie_bandwidth: "
-        "the 8 bytes per element the kernel reads and writes over PCIe over kernel_ms, against the "
-        "line rate "
-        "of both directions. In both variants every round runs one trial of each row, in an order "
-        "drawn at "
-        "random for that round (extra.order_seed), after warm-up rounds that last until two "
-        "rounds' total "
-        "times are within 10% of the fastest round (at least 2 and the sampling warm-up, 3 or 1 "
-        "with --quick; "
-        "at most 20; extra.warmup_rounds and warmup_stable), so no row's figure depends on its "
-        "position. Every trial's output is checked on "
-        "the host against a float64 reference, within a tolerance from the conditioning of each "
-        "kernel's "
-        "float evaluation and the CUDA maximum ulp errors (docs/method.md; "
-        "extra.worst_error_over_tolerance); "
-        "the inputs are the gist's, unchanged. Version 1's parallel_fraction (K / O) and "
-        "amdahl_limit are "
-        "gone: K / O is the kernel's share of one trial, not Amdahl's P (the share of a program's "
-        "serial run "
-        "time that can be parallelised). Other differences from the gist: apod destroys each "
-        "trial's stream "
-        "(the gist leaks it), asks for the L1 preference per kernel rather than for the device, "
-        "and stores "
-        "true milliseconds (the gist prints event ms x 1000 under 'ms').",
+        "mapped_pcie_bandwidth "
+        "(8 bytes per element over kernel_ms) against the line rate of both directions. Every "
+        "round runs one "
+        "trial of each row in an order drawn at random for that round (extra.order_seed), after "
+        "warm-up "
+        "rounds that last until the rounds' times stop falling (extra.warmup_rounds), so no row's "
+        "figure "
+        "depends on its position. Every trial's output is checked against a float64 reference "
+        "within a "
+        "tolerance from the conditioning of each kernel's float evaluation and the CUDA ulp bounds "
+        "(docs/method.md), on the gist's unchanged input. Version 1's parallel_fraction (K / O) "
+        "and "
+        "amdahl_limit are dropped: K / O is the kernel's share of one trial, not Amdahl's P. Times "
+        "are true "
+        "milliseconds (the gist prints event ms x 1000 under 'ms').",
     .citation =
         "fasiha, \"Understanding overlapping memory transfers and kernel execution for very simple "
         "CUDA workflows\", GitHub gist b4c9bfbb919ffd95bdf6 (2014); CUDA C++ Best Practices Guide "
