@@ -130,16 +130,11 @@ json calibrate(const ExperimentContext& ctx, Setup& setup, double target_ms, cud
   return log; // [iterations, median ms] pairs, in the order tried
 }
 
-// A point's output check: verified when no element was wrong; the count goes into extra.
-struct Checked {
-  json extra;
-  size_t wrong = 0;
-  Measurement make(json params, const Metric& metric, const Series& series) const {
-    json e = extra;
-    e["elements_wrong"] = wrong;
-    return make_measurement(std::move(params), metric, series, wrong == 0, std::move(e));
-  }
-};
+// A point's extra with the count of elements its output check found wrong (0: verified).
+json with_wrong(json extra, size_t wrong) {
+  extra["elements_wrong"] = wrong;
+  return extra;
+}
 
 // total_ms, model_ms and Amdahl's P for one configuration, each per sample pair, and for the
 // sequential one also 1/(1-P). tE and the total are timed apart, so one late launch (a host
@@ -152,26 +147,43 @@ struct Checked {
 // takes the i-th sample of each series and leaves a pair out when either was flagged.
 void record_configuration(ExperimentContext& ctx, const json& params, int n_streams,
                           const Series& total, const Series& transfer, const Series& kernel,
-                          const Checked& check) {
+                          const json& extra, size_t wrong) {
   const Series model = Series::zip(transfer, kernel, [n_streams](double t, double e) {
     return staged_estimate_ms(t, e, n_streams);
   });
   // P: the share of the total that is the (parallel) kernel; the rest is the copy.
   const Series fraction = Series::zip(total, kernel, [](double all, double e) { return e / all; });
-  ctx.record(check.make(params, total_ms_metric, total));
-  ctx.record(check.make(params, model_ms_metric, model));
-  ctx.record(check.make(params, parallel_fraction_metric, fraction));
+  const bool verified = wrong == 0;
+  const json e = with_wrong(extra, wrong);
+  ctx.record(make_measurement(params, total_ms_metric, total, verified, e));
+  ctx.record(make_measurement(params, model_ms_metric, model, verified, e));
+  ctx.record(make_measurement(params, parallel_fraction_metric, fraction, verified, e));
   if (params.value("mode", "") != "sequential")
     return;
 
   size_t left_out = 0;
   const Series limit = amdahl_limits(fraction, left_out);
-  Checked with_count = check;
-  with_count.extra["pairs_without_limit"] = left_out;
-  Measurement m = with_count.make(params, amdahl_limit_metric, limit);
+  json limit_extra = e;
+  limit_extra["pairs_without_limit"] = left_out;
+  Measurement m = make_measurement(params, amdahl_limit_metric, limit, verified, limit_extra);
   if (limit.empty())
     m.error = "every kernel-alone sample was longer than its total: P >= 1 has no Amdahl limit";
   ctx.record(std::move(m));
+}
+
+// tT and tE alone over the whole array, and the copy's rate.
+void record_alone(ExperimentContext& ctx, const Series& transfer, size_t transfer_wrong,
+                  const Series& kernel, size_t kernel_wrong, double bytes, const json& extra) {
+  const json alone = {{"n_streams", 1}, {"mode", "alone"}};
+  const json transfer_extra = with_wrong(extra, transfer_wrong);
+  ctx.record(
+      make_measurement(alone, transfer_ms_metric, transfer, transfer_wrong == 0, transfer_extra));
+  json bandwidth_extra = transfer_extra;
+  bandwidth_extra[keys::bytes_moved] = bytes;
+  ctx.record(make_measurement(alone, h2d_bandwidth_metric, bandwidth_gbs(transfer, bytes),
+                              transfer_wrong == 0, bandwidth_extra));
+  ctx.record(make_measurement(alone, kernel_ms_metric, kernel, kernel_wrong == 0,
+                              with_wrong(extra, kernel_wrong)));
 }
 
 void run(ExperimentContext& ctx) {
@@ -214,14 +226,7 @@ void run(ExperimentContext& ctx) {
                       {"threads_per_block", threads_per_block},
                       {"copy_engines", ctx.device.copy_engines},
                       {"seed", seed}};
-  const json alone = {{"n_streams", 1}, {"mode", "alone"}};
-  const Checked transfer_check{extra, transfer_wrong};
-  ctx.record(transfer_check.make(alone, transfer_ms_metric, transfer));
-  Measurement bandwidth = transfer_check.make(alone, h2d_bandwidth_metric,
-                                              bandwidth_gbs(transfer, double(setup.bytes())));
-  bandwidth.extra[keys::bytes_moved] = double(setup.bytes());
-  ctx.record(std::move(bandwidth));
-  ctx.record(Checked{extra, kernel_wrong}.make(alone, kernel_ms_metric, kernel));
+  record_alone(ctx, transfer, transfer_wrong, kernel, kernel_wrong, double(setup.bytes()), extra);
 
   // Sequential copy and execute: one copy of everything, then one kernel over everything.
   setup.poison();
@@ -230,7 +235,7 @@ void run(ExperimentContext& ctx) {
     setup.kernel(0, n, setup.iterations, s);
   }));
   record_configuration(ctx, {{"n_streams", 1}, {"mode", "sequential"}}, 1, sequential, transfer,
-                       kernel, Checked{extra, setup.count_wrong(1)});
+                       kernel, extra, setup.count_wrong(1));
 
   // Staged: the guide's loop. The streams fork from and join back to `origin`, whose events
   // bracket the whole of it.
@@ -251,7 +256,7 @@ void run(ExperimentContext& ctx) {
     json staged_extra = extra;
     staged_extra["chunk_bytes"] = chunk * sizeof(uint32_t);
     record_configuration(ctx, {{"n_streams", n_streams}, {"mode", "staged"}}, n_streams, staged,
-                         transfer, kernel, Checked{staged_extra, setup.count_wrong(1)});
+                         transfer, kernel, staged_extra, setup.count_wrong(1));
   }
 }
 
