@@ -15,7 +15,7 @@ namespace apod::cli {
 namespace {
 constexpr const char* baseline_setting = "baseline_run";
 
-json load_run(Store& store, const std::string& id) { return store.export_results({id})["runs"][0]; }
+RunRecord load_run(Store& store, const std::string& id) { return store.read_run(id); }
 }  // namespace
 
 void add_compare(CLI::App& app, Action& action) {

@@ -62,7 +62,7 @@ int run_on_every_device(bool all_at_once) {
     argv.push_back(nullptr);
     pid_t pid = 0;
     if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), envp.data()) != 0)
-      throw std::runtime_error("cannot start a runner for device " + std::to_string(d));
+      throw ResourceError("cannot start a runner for device " + std::to_string(d));
     if (all_at_once)
       children.push_back(pid);
     else
@@ -85,7 +85,7 @@ void continue_in_fresh_process(const std::string& db, const std::string& run_id)
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   execv("/proc/self/exe", argv.data());
-  throw std::runtime_error("cannot re-execute apod to resume run " + run_id + ": " + std::strerror(errno) +
+  throw ResourceError("cannot re-execute apod to resume run " + run_id + ": " + std::strerror(errno) +
                            "; resume it with `apod run --resume " + run_id + "`");
 }
 

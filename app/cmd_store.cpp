@@ -65,12 +65,12 @@ void add_import(CLI::App& app, Action& action) {
   imp->add_option("files", args->files, "apod-results JSON files")->required()->check(CLI::ExistingFile);
   imp->callback([&action, args] {
     action = [args] {
-      std::vector<json> docs;  // validate every file before the database is touched
-      for (const auto& f : args->files) docs.push_back(read_results_file(f));
+      std::vector<RunRecord> runs;  // read and check every file before the database is touched
+      for (const auto& f : args->files)
+        for (RunRecord& r : runs_from_document(read_results_file(f))) runs.push_back(std::move(r));
       Store store(args->db, Store::Mode::read_write_create);
       int added = 0, skipped = 0;
-      for (const auto& doc : docs)
-        for (const auto& r : doc["runs"]) (store.import_run(r) ? added : skipped)++;
+      for (const auto& r : runs) (store.import_run(r) ? added : skipped)++;
       std::cerr << fmt::format("imported {} run(s) into {}; {} already present\n", added, args->db, skipped);
       return exit_ok;
     };
@@ -90,10 +90,8 @@ void add_merge(CLI::App& app, Action& action) {
       for (const auto& path : args->inputs) inputs.push_back(std::make_unique<Store>(path, Store::Mode::read_only));
       Store out(args->out, Store::Mode::read_write_create);
       int added = 0, skipped = 0;
-      for (auto& in : inputs) {
-        const json doc = in->export_results();  // a named value: the loop must not outlive it
-        for (const auto& run : doc["runs"]) (out.import_run(run) ? added : skipped)++;
-      }
+      for (auto& in : inputs)
+        for (const RunRecord& run : in->read_runs()) (out.import_run(run) ? added : skipped)++;
       std::cerr << fmt::format("merged {} run(s) into {}; {} already present\n", added, args->out, skipped);
       return exit_ok;
     };

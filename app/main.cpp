@@ -37,14 +37,12 @@ int main(int argc, char** argv) {
 
   try {
     return action ? action() : apod::exit_usage;
-  } catch (const apod::InputError& e) {
-    std::cerr << "apod: error: " << e.what() << "\n";
-    return apod::exit_usage;
-  } catch (const apod::NoDevice& e) {
-    std::cerr << "apod: error: " << e.what() << "\n";
-    return apod::exit_no_device;
   } catch (const std::exception& e) {
-    std::cerr << "apod: error: " << e.what() << "\n";
-    return apod::exit_no_device;
+    const apod::ExitReport report = apod::exit_report(e);
+    std::cerr << "apod: error: " << report.message << "\n";
+    return report.code;
+  } catch (...) {
+    std::cerr << "apod: error: internal error: an exception of unknown type\n";
+    return apod::exit_internal;
   }
 }

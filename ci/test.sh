@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what is missing (chromium and clang included), builds, and runs every test this
-# machine can run: unit, cli, reliability, report, browser; the gpu suite runs where a GPU is
-# visible and is reported as skipped (exit 77) where none is. Then the sanitizer and fuzzing
-# stage (docs/reliability.md): a host-only clang build runs the unit and reliability suites under
-# AddressSanitizer and UndefinedBehaviorSanitizer, and each libFuzzer target runs for a fixed
-# time (APOD_FUZZ_SECONDS, default 60, scales the budget; APOD_SKIP_SANITIZERS=1 skips the
-# stage). Ends with one line "N passed, N failed, N skipped".
+# machine can run: unit, cli, reliability, report, browser, fleet (the fleet recipe on a real
+# single-node Slurm it installs and starts: root or sudo, else skipped); the gpu suite runs where
+# a GPU is visible and is reported as skipped (exit 77) where none is. Then the sanitizer and
+# fuzzing stage (docs/reliability.md): a host-only clang build runs the unit and reliability
+# suites under AddressSanitizer and UndefinedBehaviorSanitizer, and each libFuzzer target runs for
+# a fixed time (APOD_FUZZ_SECONDS, default 60, scales the budget; APOD_SKIP_SANITIZERS=1 skips
+# the stage). Ends with one line "N passed, N failed, N skipped".
 set -uo pipefail
 cd "$(dirname "$0")/.."
 ci/install-deps.sh --browser --sanitizers || exit 1

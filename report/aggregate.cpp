@@ -21,7 +21,7 @@ std::vector<PointAcrossRuns> points_across_runs(const MetricView& metric) {
   for (const auto& point : metric.points) {
     if (!point.ok)
       continue;
-    const json& params = member(*point.measurement, "params");
+    const json& params = point.measurement->params;
     const auto key = std::pair(point.run->device_model, params.dump());
     auto [it, added] = index_of.try_emplace(key, groups.size());
     if (added) {

@@ -14,7 +14,7 @@ namespace {
 constexpr const char* limit_colour = "#b3261e";
 
 const json& param_of(const PointView& point, const std::string& key) {
-  return member(member(*point.measurement, "params"), key.c_str());
+  return member(point.measurement->params, key.c_str());
 }
 
 std::string series_of(const ExperimentView& experiment, const PointView& point, bool several_runs) {
@@ -33,9 +33,6 @@ bool has_limit(const MetricView& metric) {
                      [](const PointView& p) { return p.ok && p.limit_gbs; });
 }
 
-std::string limit_name(Limit limit) {
-  return limit == Limit::pcie ? "PCIe" : "DRAM";
-}
 
 bool is_size(const std::string& key) {
   return key == "bytes" || (key.size() > 6 && key.compare(key.size() - 6, 6, "_bytes") == 0);
@@ -94,7 +91,7 @@ json limit_rows(const ExperimentView& experiment, const MetricView& metric) {
       continue;
     own_limit[*point.limit_gbs] = own_limit[*point.limit_gbs] || point.own_limit;
     auto& names = devices_at[*point.limit_gbs];
-    const std::string device = string_at(member(*point.run->run, "device"), "name", "device");
+    const std::string device = string_at(point.run->run->device, "name", "device");
     if (std::find(names.begin(), names.end(), device) == names.end())
       names.push_back(device);
   }
@@ -102,7 +99,7 @@ json limit_rows(const ExperimentView& experiment, const MetricView& metric) {
   for (const auto& [limit_gbs, devices] : devices_at) {
     std::string text =
         (own_limit[limit_gbs] ? "the points' own limit (extra.limit_gbs) "
-                              : "theoretical " + limit_name(experiment.chart.limit) + " ") +
+                              : std::string("theoretical ") + limit_word(experiment.chart.limit) + " ") +
         format_with_unit(limit_gbs, "GB/s");
     if (devices_at.size() > 1)
       for (std::size_t i = 0; i < devices.size(); ++i)
@@ -226,7 +223,7 @@ json chart_rows(const PageModel& page, const ExperimentView& experiment, const M
   for (const auto& point : metric.points) {
     if (!point.ok)
       continue;
-    const json& params = member(*point.measurement, "params");
+    const json& params = point.measurement->params;
     rows.push_back({
         {"params", params.is_object() ? params : json::object()},
         {"run", point.run->name},
@@ -245,9 +242,7 @@ json chart_rows(const PageModel& page, const ExperimentView& experiment, const M
         {"pct_text", point.pct_of_limit ? format_percent(*point.pct_of_limit) : "—"},
         {"pct_peak_text",
          peak_text(point.pct_of_peak, peak_applies, point.run->peak_gbs.has_value())},
-        {"ci_text", point.ci_low ? format_with_unit(*point.ci_low, metric.unit) + " – " +
-                                       format_with_unit(*point.ci_high, metric.unit)
-                                 : "—"},
+        {"ci_text", ci_text(point, metric.unit)},
         {"noisy", point.noisy},
     });
   }
@@ -293,7 +288,7 @@ json build_chart_spec(const PageModel& page, const ExperimentView& experiment,
   tooltip.push_back({{"field", "n"}, {"title", summarised ? "runs" : "samples"}});
   if (has_limit(metric))
     tooltip.push_back(
-        {{"field", "pct_text"}, {"title", "% of theoretical " + limit_name(chart.limit)}});
+        {{"field", "pct_text"}, {"title", std::string("% of theoretical ") + limit_word(chart.limit)}});
   if (experiment.compares_with_peak(metric))
     tooltip.push_back({{"field", "pct_peak_text"}, {"title", "% of achievable peak"}});
 

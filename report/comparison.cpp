@@ -24,18 +24,15 @@ std::optional<double> price_of(const Prices& prices, const std::string& model) {
   return std::nullopt;
 }
 
-std::string limit_word(Limit limit) {
-  return limit == Limit::pcie ? "PCIe" : limit == Limit::dram ? "DRAM" : "";
-}
 
 // A published figure's limit: its experiment's, as the catalog declares it. An experiment this
 // build does not know is compared with PCIe when the source gives a PCIe limit, else with DRAM.
-Limit published_limit(const json& catalog, const json& figure) {
+LimitKind published_limit(const json& catalog, const json& figure) {
   const json& entry = member(catalog, string_at(figure, "experiment").c_str());
   if (!entry.is_object())
-    return has_number(figure, "theoretical_pcie_gbs") ? Limit::pcie : Limit::dram;
-  const std::string limit = string_at(member(entry, "chart"), "limit", "dram");
-  return limit == "pcie" ? Limit::pcie : limit == "dram" ? Limit::dram : Limit::none;
+    return has_number(figure, "theoretical_pcie_gbs") ? LimitKind::pcie : LimitKind::dram;
+  return find_limit(string_at(member(entry, "chart"), "limit", limit_name(LimitKind::dram)))
+      .value_or(LimitKind::none);
 }
 
 std::string catalog_title(const json& catalog, const std::string& experiment) {
@@ -59,8 +56,8 @@ void add_published(std::vector<DeviceFigure>& figures, const std::vector<const j
     if (string_at(*figure, "unit") != "GB/s" || !has_number(*figure, "value") ||
         std::find(measured.begin(), measured.end(), experiment) == measured.end())
       continue;
-    const Limit limit = published_limit(catalog, *figure);
-    if (limit == Limit::none)
+    const LimitKind limit = published_limit(catalog, *figure);
+    if (limit == LimitKind::none)
       continue;
     DeviceFigure row;
     row.figure = catalog_title(catalog, experiment) + ": " +
@@ -72,7 +69,7 @@ void add_published(std::vector<DeviceFigure>& figures, const std::vector<const j
     row.gbs = figure->at("value").get<double>();
     row.limit = limit;
     const char* limit_key =
-        limit == Limit::pcie ? "theoretical_pcie_gbs" : "theoretical_bandwidth_gbs";
+        limit == LimitKind::pcie ? "theoretical_pcie_gbs" : "theoretical_bandwidth_gbs";
     if (has_number(*figure, limit_key) && figure->at(limit_key).get<double>() > 0)
       row.pct_of_limit = 100.0 * row.gbs / figure->at(limit_key).get<double>();
     const std::string key = row.device + '\n' + row.figure;
@@ -138,7 +135,7 @@ json percent_chart(const std::vector<DeviceFigure>& figures) {
                       {"device", f.device + (f.published ? " (published)" : "")},
                       {"source", f.source},
                       {"value", *f.pct_of_limit},
-                      {"pct_text", format_percent(*f.pct_of_limit) + " of " + limit_word(f.limit)},
+                      {"pct_text", format_percent(*f.pct_of_limit) + " of " + std::string(limit_word(f.limit))},
                       {"value_text", format_with_unit(f.gbs, "GB/s")},
                       {"point", f.point},
                       {"published", f.published}});
@@ -262,7 +259,7 @@ TableData figures_table(const std::vector<DeviceFigure>& figures, bool with_pric
         {f.source},
         {f.point},
         {format_with_unit(f.gbs, "GB/s"), numeric},
-        {f.pct_of_limit ? format_percent(*f.pct_of_limit) + " of " + limit_word(f.limit) : "—",
+        {f.pct_of_limit ? format_percent(*f.pct_of_limit) + " of " + std::string(limit_word(f.limit)) : "—",
          numeric}};
     if (with_price)
       cells.push_back({f.published      ? "—"
@@ -290,15 +287,15 @@ std::vector<DeviceFigure> device_figures(const PageModel& page,
   for (const auto& experiment : page.experiments)
     measured.push_back(experiment.name);
   for (const auto& series : headlines) {
-    const Limit limit = series.experiment->chart.limit;
-    if (series.metric->unit != "GB/s" || limit == Limit::none)
+    const LimitKind limit = series.experiment->chart.limit;
+    if (series.metric->unit != "GB/s" || limit == LimitKind::none)
       continue;
     DeviceFigure row;
     row.figure = series.title(false);
     row.device = series.device_model;
     row.source = fmt::format("measured, {} run{}", series.points.size(),
                              series.points.size() == 1 ? "" : "s");
-    row.point = format_params(member(*series.headline->measurement, "params"));
+    row.point = format_params(series.headline->measurement->params);
     row.gbs = series.median;
     row.limit = limit;
     row.pct_of_limit = series.pct_of_limit;

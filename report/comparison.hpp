@@ -22,7 +22,7 @@ struct DeviceFigure {
   std::string point;  ///< the parameters
   bool published = false;
   double gbs = 0;
-  Limit limit = Limit::none;
+  LimitKind limit = LimitKind::none;
   std::optional<double> pct_of_limit;
   std::optional<double> gbs_per_kusd; ///< GB/s per $1000 of the device's price
   std::optional<double> gbs_per_w;    ///< median over runs of GB/s / the run's median power

@@ -27,8 +27,8 @@ namespace {
 // back to the metric and the parameters.
 bool same_figure(const PointView& point, const HeadlineSeries& series) {
   if (!series.key.empty())
-    return string_at(*point.measurement, "comparability_key") == series.key;
-  return member(*point.measurement, "params") == member(*series.headline->measurement, "params");
+    return point.measurement->comparability_key == series.key;
+  return point.measurement->params == series.headline->measurement->params;
 }
 
 void summarise(HeadlineSeries& series) { summarise_across_runs(series); }
@@ -54,7 +54,7 @@ std::optional<HeadlineSeries> follow(const PageModel& page, const ExperimentView
         series.headline = point;
   if (!series.headline)
     return std::nullopt;
-  series.key = string_at(*series.headline->measurement, "comparability_key");
+  series.key = series.headline->measurement->comparability_key;
   for (const RunView* run : runs)
     for (const PointView* point : ok_points[run])
       if (same_figure(*point, series)) {

@@ -2,6 +2,8 @@
 
 #include "format.hpp"
 
+#include "core/results_json.hpp"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
@@ -32,13 +34,14 @@ bool ExperimentView::charts_metric(const MetricView& view) const {
 }
 
 const MetricView* ExperimentView::headline() const {
+  std::vector<std::pair<std::string, std::string>> seen;
   for (const auto& metric : metrics)
-    if (!chart.metric.empty() && metric.metric == chart.metric)
-      return &metric;
+    seen.emplace_back(metric.metric, metric.unit);
+  const std::string name = headline_metric(chart.metric, seen);  // the runner's rule too
   for (const auto& metric : metrics)
-    if (metric.unit == "GB/s")
+    if (metric.metric == name)
       return &metric;
-  return metrics.empty() ? nullptr : &metrics.front();
+  return nullptr;
 }
 
 std::vector<const MetricView*> ExperimentView::headline_metrics() const {
@@ -46,7 +49,7 @@ std::vector<const MetricView*> ExperimentView::headline_metrics() const {
   if (const MetricView* first = headline())
     figures.push_back(first);
   for (const auto& metric : metrics)
-    if (metric.metric == achievable_peak_metric && &metric != figures.front())
+    if (metric.metric == keys::achievable_peak && &metric != figures.front())
       figures.push_back(&metric);
   return figures;
 }
@@ -90,7 +93,7 @@ void name_runs(std::vector<RunView>& runs, std::map<std::string, int>& label_use
   for (const std::size_t id_chars : {8, 12, 16, 32}) {
     std::map<std::string, int> name_uses;
     for (auto& view : runs) {
-      const std::string label = string_at(*view.run, "label");
+      const std::string& label = view.run->label;
       const std::string id_prefix = view.id.substr(0, id_chars);
       if (label.empty())
         view.name = "run " + id_prefix;
@@ -108,71 +111,54 @@ void name_runs(std::vector<RunView>& runs, std::map<std::string, int>& label_use
     runs[i].name += " #" + std::to_string(i + 1);
 }
 
-std::vector<RunView> collect_runs(const json& results) {
+std::vector<RunView> collect_runs(const std::vector<RunRecord>& stored) {
   std::vector<RunView> runs;
-  const json& stored = member(results, "runs");
-  if (!stored.is_array())
-    return runs;
   std::map<std::string, int> label_uses;
   for (const auto& run : stored)
-    label_uses[string_at(run, "label")]++;
+    label_uses[run.label]++;
   for (const auto& run : stored) {
     RunView view;
     view.run = &run;
     view.index = runs.size();
-    view.id = string_at(run, "id", "unknown");
-    view.started_at = string_at(run, "started_at");
-    const json& device = member(run, "device");
-    view.device_model = string_at(device, "name", "unknown device");
-    view.device_key = string_at(device, "uuid");
-    if (view.device_key.empty())
-      view.device_key = view.device_model;
-    view.dram_gbs = positive_number(device, "theoretical_bandwidth_gbs");
-    view.pcie_gbs = positive_number(device, "theoretical_pcie_gbs");
+    view.id = run.id;
+    view.started_at = run.started_at;
+    view.device_model = run.device_name().empty() ? "unknown device" : run.device_name();
+    view.device_key = run.device_uuid().empty() ? view.device_model : run.device_uuid();
+    view.dram_gbs = positive_number(run.device, "theoretical_bandwidth_gbs");
+    view.pcie_gbs = positive_number(run.device, "theoretical_pcie_gbs");
     runs.push_back(std::move(view));
   }
   name_runs(runs, label_uses);
   return runs;
 }
 
-PointView make_point(const json& measurement, const RunView& run) {
+PointView make_point(const Measurement& measurement, const RunView& run) {
   PointView point;
   point.measurement = &measurement;
   point.run = &run;
-  const std::string status = string_at(measurement, "status", "missing");
-  const bool verified = member(measurement, "verified") == true;
-  const std::string error = string_at(measurement, "error");
-  if (status != "ok")
-    point.failure = error.empty() ? "status " + status : error;
-  else if (!verified)
-    point.failure = error.empty() ? "output not verified against the host" : error;
-  else if (!has_number(measurement, "median"))
-    point.failure = "no samples";
-  point.ok = point.failure.empty();
+  const PointStatus status = point_status(measurement);
+  point.ok = status.ok();
+  point.failure = status.reason;
   if (!point.ok)
     return point;
-  point.median = measurement.at("median").get<double>();
-  point.min = has_number(measurement, "min") ? measurement.at("min").get<double>() : point.median;
-  point.max = has_number(measurement, "max") ? measurement.at("max").get<double>() : point.median;
-  const json& n = member(measurement, "n");
-  point.n = n.is_number_integer() ? n.get<long long>()
-                                  : static_cast<long long>(member(measurement, "samples").size());
-  if (has_number(measurement, "ci_low") && has_number(measurement, "ci_high")) {
-    point.ci_low = measurement.at("ci_low").get<double>();
-    point.ci_high = measurement.at("ci_high").get<double>();
-  }
-  point.noisy = member(measurement, "noisy") == true;
+  const Summary s = summarize(measurement.used_samples());
+  point.median = s.median;
+  point.min = s.min;
+  point.max = s.max;
+  point.n = static_cast<long long>(measurement.samples.size());
+  point.ci_low = s.ci_low;
+  point.ci_high = s.ci_high;
+  point.noisy = measurement.noisy;
   return point;
 }
 
 // The run's achievable peak: its best verified achievable_peak point in GB/s (peak_copy records
 // one).
 void find_peak(RunView& run) {
-  for (const auto& measurement : member(*run.run, "measurements")) {
-    if (string_at(measurement, "metric") != achievable_peak_metric ||
-        string_at(measurement, "unit") != "GB/s")
+  for (const Measurement* measurement : run.run->measurements()) {
+    if (measurement->metric != keys::achievable_peak || measurement->unit != "GB/s")
       continue;
-    const PointView point = make_point(measurement, run);
+    const PointView point = make_point(*measurement, run);
     if (point.ok && point.median > 0 && (!run.peak_gbs || point.median > *run.peak_gbs))
       run.peak_gbs = point.median;
   }
@@ -192,8 +178,8 @@ ChartSettings chart_settings(const json& catalog_entry, const std::vector<std::s
     chart.log_x = member(spec, "log_x") == true;
     chart.color = string_at(spec, "color");
     chart.mark = string_at(spec, "mark", "line");
-    const std::string limit = string_at(spec, "limit", "dram");
-    chart.limit = limit == "dram" ? Limit::dram : limit == "pcie" ? Limit::pcie : Limit::none;
+    chart.limit = find_limit(string_at(spec, "limit", limit_name(LimitKind::dram)))
+                      .value_or(LimitKind::none);
     if (member(spec, "vega_lite").is_object())
       chart.vega_lite = spec.at("vega_lite");
   } else if (params.size() > 1) {
@@ -224,21 +210,23 @@ std::string anchor_for(const std::string& name, int index) {
 
 void compare_with_limits(ExperimentView& experiment) {
   for (auto& metric : experiment.metrics) {
-    if (metric.unit != "GB/s" || experiment.chart.limit == Limit::none)
-      continue;
     for (auto& point : metric.points) {
-      point.limit_gbs =
-          experiment.chart.limit == Limit::dram ? point.run->dram_gbs : point.run->pcie_gbs;
-      // A point may carry its own limit (docs/results-format.md: zero copy uses both directions
-      // of the PCIe link), which replaces its device's.
-      if (const auto own = positive_number(member(*point.measurement, "extra"), "limit_gbs")) {
-        point.limit_gbs = own;
-        point.own_limit = true;
-      }
-      if (point.ok && point.limit_gbs)
-        point.pct_of_limit = 100.0 * point.median / *point.limit_gbs;
-      if (point.ok && experiment.compares_with_peak(metric) && point.run->peak_gbs)
-        point.pct_of_peak = 100.0 * point.median / *point.run->peak_gbs;
+      // The runner's rule (core/vocabulary.hpp): a point's own limit replaces its device's
+      // (docs/results-format.md: zero copy uses both directions of the PCIe link).
+      DeviceInfo limits;  // only the stored limits matter here
+      const json& extra = point.measurement->extra;
+      const bool own = has_number(extra, keys::limit_gbs);
+      if (own)
+        point.limit_gbs = limit_gbs(experiment.chart.limit, limits, metric.unit, extra);
+      else if (metric.unit == "GB/s")
+        point.limit_gbs = experiment.chart.limit == LimitKind::dram   ? point.run->dram_gbs
+                          : experiment.chart.limit == LimitKind::pcie ? point.run->pcie_gbs
+                                                                      : std::nullopt;
+      point.own_limit = own && point.limit_gbs;
+      if (point.ok)
+        point.pct_of_limit = percent_of(point.median, point.limit_gbs);
+      if (point.ok && experiment.compares_with_peak(metric))
+        point.pct_of_peak = percent_of(point.median, point.run->peak_gbs);
     }
   }
 }
@@ -246,8 +234,13 @@ void compare_with_limits(ExperimentView& experiment) {
 } // namespace
 
 PageModel build_page_model(const json& results, const json& catalog) {
+  return build_page_model(runs_from_document(results), catalog);
+}
+
+PageModel build_page_model(std::vector<RunRecord> stored, const json& catalog) {
   PageModel page;
-  page.runs = collect_runs(results);
+  page.records = std::move(stored);
+  page.runs = collect_runs(page.records);
   for (auto& run : page.runs) {
     find_peak(run);
     if (!contains(page.device_models, run.device_model))
@@ -263,35 +256,31 @@ PageModel build_page_model(const json& results, const json& catalog) {
   };
 
   for (const auto& run : page.runs) {
-    for (const auto& attempted : member(*run.run, "experiments")) {
-      ExperimentView& experiment = experiment_named(string_at(attempted, "name", "unnamed"));
-      const json& version = member(attempted, "version");
-      if (version.is_number_integer() &&
-          !std::count(experiment.measured_versions.begin(), experiment.measured_versions.end(),
-                      version.get<long long>()))
-        experiment.measured_versions.push_back(version.get<long long>());
-      if (string_at(attempted, "status") == "failed")
+    for (const auto& attempted : run.run->experiments) {
+      ExperimentView& experiment = experiment_named(attempted.name);
+      if (!std::count(experiment.measured_versions.begin(), experiment.measured_versions.end(),
+                      attempted.version))
+        experiment.measured_versions.push_back(attempted.version);
+      if (attempted.status == "failed")
         experiment.failures.push_back(
-            {&run, string_at(attempted, "error", "failed without a message")});
-    }
-    for (const auto& measurement : member(*run.run, "measurements")) {
-      ExperimentView& experiment =
-          experiment_named(string_at(measurement, "experiment", "unnamed"));
-      for (const auto& [key, value] : member(measurement, "params").items())
-        if (!contains(experiment.param_keys, key))
-          experiment.param_keys.push_back(key);
-      const std::string metric_name = string_at(measurement, "metric", "value");
-      const std::string unit = string_at(measurement, "unit");
-      auto metric = std::find_if(
-          experiment.metrics.begin(), experiment.metrics.end(),
-          [&](const MetricView& m) { return m.metric == metric_name && m.unit == unit; });
-      if (metric == experiment.metrics.end()) {
-        metric = experiment.metrics.emplace(experiment.metrics.end());
-        metric->metric = metric_name;
-        metric->unit = unit;
-        metric->higher_is_better = string_at(measurement, "direction", "higher") != "lower";
+            {&run, attempted.error.empty() ? "failed without a message" : attempted.error});
+      for (const auto& measurement : attempted.measurements) {
+        for (const auto& [key, value] : measurement.params.items())
+          if (!contains(experiment.param_keys, key))
+            experiment.param_keys.push_back(key);
+        auto metric = std::find_if(experiment.metrics.begin(), experiment.metrics.end(),
+                                   [&](const MetricView& m) {
+                                     return m.metric == measurement.metric &&
+                                            m.unit == measurement.unit;
+                                   });
+        if (metric == experiment.metrics.end()) {
+          metric = experiment.metrics.emplace(experiment.metrics.end());
+          metric->metric = measurement.metric;
+          metric->unit = measurement.unit;
+          metric->higher_is_better = measurement.direction == Direction::higher;
+        }
+        metric->points.push_back(make_point(measurement, run));
       }
-      metric->points.push_back(make_point(measurement, run));
     }
   }
 
@@ -317,6 +306,12 @@ PageModel build_page_model(const json& results, const json& catalog) {
   for (std::size_t i = 0; i < page.experiments.size(); ++i)
     page.experiments[i].anchor = anchor_for(page.experiments[i].name, static_cast<int>(i) + 1);
   return page;
+}
+
+std::string ci_text(const PointView& point, const std::string& unit) {
+  if (!point.ci_low || !point.ci_high)
+    return "—";
+  return format_with_unit(*point.ci_low, unit) + " – " + format_with_unit(*point.ci_high, unit);
 }
 
 } // namespace apod::report

@@ -3,6 +3,9 @@
 // page shows is derived here once, so the charts and the tables cannot disagree.
 #pragma once
 
+#include "core/run_record.hpp"
+#include "core/vocabulary.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -12,13 +15,6 @@
 namespace apod::report {
 
 using json = nlohmann::ordered_json;
-
-/// Which theoretical bandwidth an experiment is compared with (ChartSpec::limit).
-enum class Limit { none, dram, pcie };
-
-/// The metric experiment peak_copy records once per run: the best verified device-to-device copy
-/// median, the ceiling DRAM figures are read against next to the theoretical one.
-inline constexpr const char* achievable_peak_metric = "achievable_peak";
 
 /// Up to this many runs every chart draws each run as its own series and every table lists each
 /// run's points; past it, points are summarised across the runs of each device model (median of
@@ -33,12 +29,12 @@ struct ChartSettings {
   bool log_x = false;
   std::string color; ///< parameter that splits the series; empty: none
   std::string mark = "line";
-  Limit limit = Limit::none;
+  LimitKind limit = LimitKind::none;
   json vega_lite = nullptr; ///< an experiment's own Vega-Lite spec, or null
 };
 
 struct RunView {
-  const json* run = nullptr; ///< the run object inside the results document
+  const RunRecord* run = nullptr; ///< the run, read by run_from_json (core/run_record.hpp)
   std::size_t index = 0;     ///< position in the document
   std::string id;
   std::string name;               ///< label; id prefix added when the label is empty or shared
@@ -51,10 +47,10 @@ struct RunView {
 };
 
 struct PointView {
-  const json* measurement = nullptr;
+  const Measurement* measurement = nullptr;
   const RunView* run = nullptr;
-  bool ok = false;     ///< status "ok" and verified: only such points carry figures
-  std::string failure; ///< why a point is not ok
+  bool ok = false;     ///< point_status() is ok: only such points carry figures
+  std::string failure; ///< point_status()'s reason when not ok
   double median = 0, min = 0, max = 0;
   long long n = 0;
   std::optional<double> ci_low, ci_high; ///< 95% confidence interval of the median, if stored
@@ -107,12 +103,13 @@ struct ExperimentView {
   /// Whether `metric`'s figures are also read against the run's achievable peak: device-memory
   /// bandwidth, i.e. GB/s of an experiment whose limit is DRAM.
   bool compares_with_peak(const MetricView& metric) const {
-    return chart.limit == Limit::dram && metric.unit == "GB/s";
+    return chart.limit == LimitKind::dram && metric.unit == "GB/s";
   }
 };
 
-/// Points into the results document it was built from, which must outlive it.
+/// Owns the runs it was built from; its views point into them (a move keeps them valid).
 struct PageModel {
+  std::vector<RunRecord> records; ///< the runs as read (run_from_json), in document order
   std::vector<RunView> runs;
   std::vector<ExperimentView> experiments; ///< by catalog order, then name; unknown ones last
 
@@ -135,8 +132,15 @@ struct PageModel {
   std::vector<std::string> runs_without_peak() const;
 };
 
-/// Groups an apod-results document by experiment and metric, with `catalog`
-/// (experiment_catalog() output) supplying titles and chart settings.
+/// Groups runs by experiment and metric, with `catalog` (experiment_catalog() output)
+/// supplying titles and chart settings.
+PageModel build_page_model(std::vector<RunRecord> runs, const json& catalog);
+/// The same from an apod-results document, read by runs_from_document (core/results_json.hpp):
+/// a document that import would refuse is refused here too (apod::InputError).
 PageModel build_page_model(const json& results, const json& catalog);
+
+/// A point's interval as the page writes it ("3012 – 3020 GB/s", "—" without one); what kind
+/// of interval it is comes from ci_label(point.n) (core/vocabulary.hpp).
+std::string ci_text(const PointView& point, const std::string& unit);
 
 } // namespace apod::report

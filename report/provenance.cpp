@@ -124,8 +124,8 @@ Facts device_facts(const json& device) {
 }
 
 Facts run_facts(const RunView& run) {
-  Facts facts = flatten(member(*run.run, "environment"));
-  const Facts device = device_facts(member(*run.run, "device"));
+  Facts facts = flatten(run.run->environment);
+  const Facts device = device_facts(run.run->device);
   facts.insert(facts.end(), device.begin(), device.end());
   return facts;
 }
@@ -137,14 +137,12 @@ struct ExperimentTally {
 
 std::map<std::string, ExperimentTally> tally(const RunView& run) {
   std::map<std::string, ExperimentTally> tallies;
-  for (const auto& measurement : member(*run.run, "measurements")) {
-    ExperimentTally& t = tallies[string_at(measurement, "experiment", "unnamed")];
-    const bool ok =
-        string_at(measurement, "status") == "ok" && member(measurement, "verified") == true;
-    (ok ? t.ok : t.failed)++;
-    t.noisy += member(measurement, "noisy") == true ? 1 : 0;
-    if (member(measurement, "dropped").is_number_integer())
-      t.dropped += measurement.at("dropped").get<long long>();
+  for (const Measurement* measurement : run.run->measurements()) {
+    ExperimentTally& t = tallies[measurement->experiment];
+    (point_status(*measurement).ok() ? t.ok : t.failed)++;
+    t.noisy += measurement->noisy ? 1 : 0;
+    t.dropped += static_cast<long long>(measurement->samples.size() -
+                                        measurement->used_samples().size());
   }
   return tallies;
 }
@@ -159,17 +157,14 @@ TableData experiments_table(const RunView& run) {
                    {"dropped samples", numeric}},
                   "run-experiments");
   const auto tallies = tally(run);
-  for (const auto& attempted : member(*run.run, "experiments")) {
-    const std::string name = string_at(attempted, "name", "unnamed");
+  for (const auto& attempted : run.run->experiments) {
+    const std::string& name = attempted.name;
     const auto it = tallies.find(name);
     const ExperimentTally t = it == tallies.end() ? ExperimentTally{} : it->second;
-    const std::string status = string_at(attempted, "status", "—");
+    const std::string& status = attempted.status;
     table.add_row({{name, "mono"},
                    {status, status == "failed" ? "status-bad" : ""},
-                   {has_number(attempted, "wall_s")
-                        ? fmt::format("{:.2f} s", attempted.at("wall_s").get<double>())
-                        : "—",
-                    numeric},
+                   {attempted.wall_s ? fmt::format("{:.2f} s", *attempted.wall_s) : "—", numeric},
                    {std::to_string(t.ok), numeric},
                    {std::to_string(t.failed), numeric},
                    {std::to_string(t.noisy), numeric},
@@ -202,9 +197,9 @@ mustache::data environment_panels(const PageModel& page) {
   mustache::data panels{mustache::data::type::list};
   for (const auto& run : page.runs) {
     std::vector<Facts> grouped(groups().size() + 2); // + other, + device
-    for (auto& fact : flatten(member(*run.run, "environment")))
+    for (auto& fact : flatten(run.run->environment))
       grouped[group_of(fact.first)].push_back(std::move(fact));
-    grouped.back() = device_facts(member(*run.run, "device"));
+    grouped.back() = device_facts(run.run->device);
     mustache::data fact_groups{mustache::data::type::list};
     for (std::size_t i = 0; i < grouped.size(); ++i) {
       if (grouped[i].empty())
@@ -223,11 +218,11 @@ mustache::data environment_panels(const PageModel& page) {
       group.set("facts", facts);
       fact_groups.push_back(group);
     }
-    const json& environment = member(*run.run, "environment");
-    std::string headline = string_at(member(*run.run, "device"), "name", "unknown device");
+    const json& environment = run.run->environment;
+    std::string headline = string_at(run.run->device, "name", "unknown device");
     if (const std::string host = string_at(environment, "host"); !host.empty())
       headline += " on " + host;
-    headline += ", started " + format_timestamp(member(*run.run, "started_at"));
+    headline += ", started " + format_timestamp(json(run.run->started_at));
     mustache::data panel;
     panel.set("run", run.name);
     panel.set("headline", headline);
@@ -322,13 +317,13 @@ mustache::data time_chart(const PageModel& page, int& next_chart) {
   json rows = json::array();
   for (const auto& run : page.runs) {
     const auto tallies = tally(run);
-    for (const auto& attempted : member(*run.run, "experiments")) {
-      if (!has_number(attempted, "wall_s"))
+    for (const auto& attempted : run.run->experiments) {
+      if (!attempted.wall_s)
         continue;
-      const std::string name = string_at(attempted, "name", "unnamed");
+      const std::string& name = attempted.name;
       const auto it = tallies.find(name);
       const ExperimentTally t = it == tallies.end() ? ExperimentTally{} : it->second;
-      const double wall_s = attempted.at("wall_s").get<double>();
+      const double wall_s = *attempted.wall_s;
       rows.push_back({{"run", run.name},
                       {"experiment", name},
                       {"wall_s", wall_s},

@@ -58,15 +58,14 @@ TableData runs_table(const PageModel& page) {
                    {"apod", ""}},
                   "runs");
   for (const auto& view : page.runs) {
-    const json& run = *view.run;
-    const std::string status = string_at(run, "status", "unknown");
+    const RunRecord& run = *view.run;
     table.add_row({{view.name},
                    {view.id, "mono"},
-                   {status, status_class(status)},
-                   {format_timestamp(member(run, "started_at")), "time"},
-                   {format_timestamp(member(run, "finished_at")), "time"},
-                   {string_at(member(run, "device"), "name", "—")},
-                   {string_at(run, "apod_version", "—")}});
+                   {run.status, status_class(run.status)},
+                   {format_timestamp(json(run.started_at)), "time"},
+                   {format_timestamp(run.finished_at ? json(*run.finished_at) : json()), "time"},
+                   {view.device_model},
+                   {run.apod_version}});
   }
   return table;
 }
@@ -165,7 +164,7 @@ std::vector<DeviceGroup> devices_of(const PageModel& page) {
 mustache::data device_cards(const std::vector<DeviceGroup>& devices) {
   mustache::data cards{mustache::data::type::list};
   for (const auto& device : devices)
-    cards.push_back(device_card(member(*device.first_run->run, "device"), device.run_names));
+    cards.push_back(device_card(device.first_run->run->device, device.run_names));
   return cards;
 }
 
@@ -184,7 +183,7 @@ mustache::data partial_of(const assets::Asset& asset) {
 
 std::string render_html(const json& results, const json& catalog, const json& references,
                         const RenderOptions& options) {
-  const PageModel page = build_page_model(results, catalog);
+  const PageModel page = build_page_model(results, catalog);  // refuses what import would
   const std::vector<HeadlineSeries> headlines = headline_series(page);
   const std::vector<const json*> figures = published_figures(references);
   int next_chart = 1; // chart ids in page order

@@ -17,17 +17,6 @@ namespace {
 // Past this many rows a values table starts folded, so a page of 100 runs stays readable.
 constexpr std::size_t open_table_rows = 40;
 
-std::string ci_text(const PointView& point, const std::string& unit) {
-  if (!point.ci_low || !point.ci_high)
-    return "—";
-  return format_with_unit(*point.ci_low, unit) + " – " + format_with_unit(*point.ci_high, unit);
-}
-
-std::string limit_phrase(Limit limit) {
-  return limit == Limit::pcie ? "theoretical PCIe bandwidth (per direction)"
-                              : "theoretical DRAM bandwidth";
-}
-
 std::string pct_text(const PointView& point) {
   return point.pct_of_limit ? format_percent(*point.pct_of_limit) : "—";
 }
@@ -66,7 +55,7 @@ mustache::data chart_list(const PageModel& page, const ExperimentView& experimen
     if (!experiment.chart.vega_lite.is_object() &&
         std::any_of(metric.points.begin(), metric.points.end(),
                     [](const PointView& p) { return p.ok && p.limit_gbs; }))
-      caption += "; dashed line: the device's " + limit_phrase(experiment.chart.limit);
+      caption += "; dashed line: the device's " + std::string(limit_phrase(experiment.chart.limit));
     charts.push_back(chart_block(build_chart_spec(page, experiment, metric), caption, next_chart));
   }
   return charts;
@@ -129,7 +118,7 @@ TableData values_per_run(const PageModel& page, const ExperimentView& experiment
       std::vector<Cell> cells;
       if (page.several_runs())
         cells.push_back({point.run->name});
-      add_param_cells(cells, experiment, member(*point.measurement, "params"));
+      add_param_cells(cells, experiment, point.measurement->params);
       if (several_metrics)
         cells.push_back({display_name(metric.metric)});
       if (point.ok) {
@@ -148,7 +137,7 @@ TableData values_per_run(const PageModel& page, const ExperimentView& experiment
       } else {
         cells.push_back({"failed: " + point.failure, "error", figure_columns});
       }
-      std::string verified = member(*point.measurement, "verified") == true ? "yes" : "no";
+      std::string verified = point.measurement->verified ? "yes" : "no";
       if (point.ok && point.noisy)
         verified += "; noisy: confidence target not reached";
       cells.push_back({verified});
@@ -203,7 +192,7 @@ TableData values_across_runs(const PageModel& page, const ExperimentView& experi
       if (point.ok)
         continue;
       std::vector<Cell> cells = {{point.run->name}};
-      add_param_cells(cells, experiment, member(*point.measurement, "params"));
+      add_param_cells(cells, experiment, point.measurement->params);
       if (several_metrics)
         cells.push_back({display_name(metric.metric)});
       cells.push_back({"failed: " + point.failure, "error", figure_columns + 1});
@@ -237,8 +226,8 @@ TableData references_table(const std::vector<const json*>& figures,
     columns.push_back({"note", ""});
   TableData table(std::move(columns), "references");
   // A published figure is compared with its own device's limit, of the kind the experiment uses.
-  const char* limit_key = experiment.chart.limit == Limit::pcie   ? "theoretical_pcie_gbs"
-                          : experiment.chart.limit == Limit::dram ? "theoretical_bandwidth_gbs"
+  const char* limit_key = experiment.chart.limit == LimitKind::pcie   ? "theoretical_pcie_gbs"
+                          : experiment.chart.limit == LimitKind::dram ? "theoretical_bandwidth_gbs"
                                                                   : nullptr;
   for (const json* figure : matching) {
     const std::string unit = string_at(*figure, "unit");

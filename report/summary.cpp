@@ -96,7 +96,7 @@ TableData summary_table(const PageModel& page, const std::vector<HeadlineSeries>
       if (with_model)
         cells.push_back({series.device_model});
       cells.push_back({display_name(metric.metric)});
-      const std::string at = format_params(member(*series.headline->measurement, "params"));
+      const std::string at = format_params(series.headline->measurement->params);
       if (several) {
         cells.push_back({at});
         cells.push_back({series.points.size() == series.model_runs
@@ -147,7 +147,7 @@ std::vector<std::string> summary_notes(const PageModel& page,
   if (!page.any_peak()) {
     notes.push_back(std::string(page.runs.size() == 1 ? "This run" : "No run in these results") +
                     " measured no achievable peak (experiment peak_copy, metric " +
-                    achievable_peak_metric +
+                    keys::achievable_peak +
                     "), so device-memory figures are given as % of theoretical only.");
     return notes;
   }

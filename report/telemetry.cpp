@@ -18,7 +18,7 @@ namespace {
 constexpr std::size_t open_rows = 20;
 
 const json& telemetry_of(const RunView& run) {
-  return member(*run.run, "telemetry");
+  return run.run->telemetry;
 }
 
 std::vector<double> readings_of(const json& telemetry, const char* key) {

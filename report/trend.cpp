@@ -16,11 +16,6 @@ namespace {
 constexpr const char* step_colour = "#b3261e";
 constexpr const char* band_colour = "#1f5fa8";
 
-std::string ci_text(const PointView& point, const std::string& unit) {
-  if (!point.ci_low || !point.ci_high)
-    return "—";
-  return format_with_unit(*point.ci_low, unit) + " – " + format_with_unit(*point.ci_high, unit);
-}
 
 std::string signed_percent(double fraction) {
   return fmt::format("{:+.1f} %", 100.0 * fraction);
@@ -70,7 +65,7 @@ TableData per_run_table(const HeadlineSeries& series, const std::vector<ChangePo
     std::vector<Cell> cells = {
         {std::to_string(i + 1), numeric},
         {point.run->name},
-        {format_timestamp(member(*point.run->run, "started_at")), "time"},
+        {format_timestamp(json(point.run->run->started_at)), "time"},
         {format_with_unit(point.median, series.metric->unit), numeric},
         {ci_text(point, series.metric->unit), numeric},
         {point.pct_of_limit ? format_percent(*point.pct_of_limit) : "—", numeric}};
@@ -110,7 +105,7 @@ json trend_chart_spec(const HeadlineSeries& series, const std::vector<ChangePoin
     with_ci = with_ci || point.ci_low.has_value();
     rows.push_back({{"run_index", i + 1},
                     {"run", point.run->name},
-                    {"started", format_timestamp(member(*point.run->run, "started_at"))},
+                    {"started", format_timestamp(json(point.run->run->started_at))},
                     {"median", point.median},
                     {"ci_low", point.ci_low ? json(*point.ci_low) : json(nullptr)},
                     {"ci_high", point.ci_high ? json(*point.ci_high) : json(nullptr)},
@@ -193,7 +188,7 @@ mustache::data history_section(const PageModel& page, const std::vector<Headline
     const std::vector<ChangePoint> marks = steps.value_or(std::vector<ChangePoint>{});
     mustache::data item;
     item.set("title", series.title(with_model));
-    item.set("point", format_params(member(*series.headline->measurement, "params")));
+    item.set("point", format_params(series.headline->measurement->params));
     item.set("verdict", verdict(series, steps, detector));
     item.set("verdict_class", !steps ? "undecided" : marks.empty() ? "steady" : "stepped");
     std::string coverage;

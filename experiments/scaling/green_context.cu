@@ -1,6 +1,8 @@
 #include "green_context.cuh"
 
 #include "core/cuda_check.cuh"
+#include "core/errors.hpp"
+#include "model.hpp"
 
 #include <cudaTypedefs.h>
 
@@ -23,17 +25,17 @@ struct Driver {
   PFN_cuGreenCtxStreamCreate_v12050 green_ctx_stream_create = nullptr;
   PFN_cuStreamDestroy_v4000 stream_destroy = nullptr;
 
-  template <class Fn>
-  static void load(Fn& fn, const char* symbol, unsigned cuda_version) {
+  template <class Fn> static void load(Fn& fn, const char* symbol, unsigned cuda_version) {
     void* p = nullptr;
     cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-    const cudaError_t err = cudaGetDriverEntryPointByVersion(symbol, &p, cuda_version, cudaEnableDefault, &status);
+    const cudaError_t err =
+        cudaGetDriverEntryPointByVersion(symbol, &p, cuda_version, cudaEnableDefault, &status);
     if (err != cudaSuccess || status != cudaDriverEntryPointSuccess || !p) {
       int driver = 0;
       cudaDriverGetVersion(&driver);
-      throw CudaError(std::string("green contexts unavailable: the CUDA driver (version ") + std::to_string(driver) +
-                          ") does not provide " + symbol + " (needs " + std::to_string(cuda_version) + "+)",
-                      int(err));
+      throw ExperimentSkipped(std::string("green contexts unavailable: the CUDA driver (version ") +
+                              std::to_string(driver) + ") does not provide " + symbol + " (needs " +
+                              std::to_string(cuda_version) + "+)");
     }
     fn = reinterpret_cast<Fn>(p);
   }
@@ -56,19 +58,27 @@ struct Driver {
   }
 };
 
+// A device or driver that has the entry points but not the feature (a GPU too old for SM
+// partitions) answers "not supported": the experiment is skipped with that reason, not failed.
 [[noreturn]] void throw_cu_error(CUresult r, const char* call, const char* file, int line) {
   const char* name = nullptr;
-  if (Driver::get().get_error_name(r, &name) != CUDA_SUCCESS || !name) name = "unknown CUresult";
-  throw CudaError(std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " + name, int(r));
+  if (Driver::get().get_error_name(r, &name) != CUDA_SUCCESS || !name)
+    name = "unknown CUresult";
+  const std::string what =
+      std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " + name;
+  if (r == CUDA_ERROR_NOT_SUPPORTED)
+    throw ExperimentSkipped("green contexts unavailable: " + what);
+  throw CudaError(what, int(r));
 }
 
-#define APOD_CU(call)                                                                         \
-  do {                                                                                        \
-    const CUresult apod_cu_err_ = (call);                                                     \
-    if (apod_cu_err_ != CUDA_SUCCESS) throw_cu_error(apod_cu_err_, #call, __FILE__, __LINE__); \
+#define APOD_CU(call)                                                                              \
+  do {                                                                                             \
+    const CUresult apod_cu_err_ = (call);                                                          \
+    if (apod_cu_err_ != CUDA_SUCCESS)                                                              \
+      throw_cu_error(apod_cu_err_, #call, __FILE__, __LINE__);                                     \
   } while (0)
 
-}  // namespace
+} // namespace
 
 SmPartition::SmPartition(int all_sms) : sm_count_(all_sms) {
   APOD_CUDA(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking));
@@ -89,34 +99,41 @@ SmPartition::SmPartition(CUdevice device, CUdevResource group) : sm_count_(int(g
 
 SmPartition::~SmPartition() {
   if (green_) {
-    Driver::get().stream_destroy(stream_);  // streams first: destroying the context leaks them
+    Driver::get().stream_destroy(stream_); // streams first: destroying the context leaks them
     Driver::get().green_ctx_destroy(green_);
   } else if (stream_) {
     cudaStreamDestroy(stream_);
   }
 }
 
-std::vector<std::unique_ptr<SmPartition>> sm_partitions(int ordinal, int max_below_total, json& facts) {
+std::vector<std::unique_ptr<SmPartition>> sm_partitions(int ordinal, int max_below_total,
+                                                        bool smallest, json& facts) {
   const Driver& d = Driver::get();
   CUdevice device{};
   APOD_CU(d.device_get(&device, ordinal));
   CUdevResource all{};
   APOD_CU(d.device_get_dev_resource(device, &all, CU_DEV_RESOURCE_TYPE_SM));
-  const int total = int(all.sm.smCount), step = int(std::max(1u, all.sm.minSmPartitionSize));
-  facts = {{"sm_total", total}, {"min_sm_partition", all.sm.minSmPartitionSize},
-           {"sm_coscheduled_alignment", all.sm.smCoscheduledAlignment}};
+  const int total = int(all.sm.smCount), min_size = int(std::max(1u, all.sm.minSmPartitionSize));
+  const int step = smallest ? min_size : partition_step(total, min_size, max_below_total);
+  facts = {{"sm_total", total},
+           {"min_sm_partition", all.sm.minSmPartitionSize},
+           {"sm_coscheduled_alignment", all.sm.smCoscheduledAlignment},
+           {"partition_step", step}};
   std::vector<std::unique_ptr<SmPartition>> parts;
   for (int want = step; want < total; want += step) {
-    if (max_below_total > 0 && int(parts.size()) >= max_below_total) break;
+    if (int(parts.size()) >= max_below_total)
+      break;
     CUdevResource group{}, rest{};
     unsigned groups = 1;
     APOD_CU(d.split_by_count(&group, &groups, &all, &rest, 0, unsigned(want)));
-    if (groups != 1 || int(group.sm.smCount) >= total) continue;  // no such partition on this GPU
-    if (!parts.empty() && int(group.sm.smCount) <= parts.back()->sm_count()) continue;
+    if (groups != 1 || int(group.sm.smCount) >= total)
+      continue; // no such partition on this GPU
+    if (!parts.empty() && int(group.sm.smCount) <= parts.back()->sm_count())
+      continue;
     parts.push_back(std::make_unique<SmPartition>(device, group));
   }
   parts.push_back(std::make_unique<SmPartition>(total));
   return parts;
 }
 
-}  // namespace apod
+} // namespace apod

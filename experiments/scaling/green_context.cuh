@@ -1,7 +1,7 @@
 // SM partitions through green contexts (CUDA 12.4+ driver API): a stream whose kernels run on a
 // chosen number of SMs. The driver API is reached through the runtime's entry points
 // (cudaGetDriverEntryPointByVersion), so apod does not link libcuda and still starts, and says
-// "no device", where no driver is installed. Used by experiments/scaling.cu.
+// "no device", where no driver is installed.
 #pragma once
 
 #include "core/measurement.hpp"
@@ -17,7 +17,7 @@ namespace apod {
 /// A stream whose kernels run on a set of SMs: a green context over one group of an SM split,
 /// or, for every SM, an ordinary stream of the primary context (which already has them all).
 class SmPartition {
- public:
+public:
   /// Every SM: a non-blocking stream of the current device's primary context.
   explicit SmPartition(int all_sms);
   /// One group of an SM split, in its own green context with one non-blocking stream.
@@ -29,17 +29,20 @@ class SmPartition {
   int sm_count() const { return sm_count_; }
   bool green() const { return green_ != nullptr; }
 
- private:
+private:
   CUgreenCtx green_ = nullptr;
   CUstream stream_ = nullptr;
   int sm_count_ = 0;
 };
 
-/// Partitions of min, 2 x min, ... SMs below the total (min = the driver's smallest partition,
-/// 8 on Hopper), at most `max_below_total` of them (0: no limit), then one with every SM. Sizes
-/// the driver cannot split are skipped. `facts` receives the device's SM resource figures
-/// (sm_total, min_sm_partition, sm_coscheduled_alignment). Throws CudaError where the driver has
-/// no green contexts.
-std::vector<std::unique_ptr<SmPartition>> sm_partitions(int ordinal, int max_below_total, json& facts);
+/// Partitions of step, 2 x step, ... SMs below the total, at most `max_below_total` of them, then
+/// one with every SM. `smallest`: step is the driver's smallest partition (8 on Hopper), so the
+/// smallest sizes are taken; else the smallest multiple of it that spreads at most
+/// `max_below_total` sizes over the whole range (model.hpp's partition_step). Sizes the driver
+/// cannot split are left out. `facts` receives the device's SM resource figures (sm_total,
+/// min_sm_partition, sm_coscheduled_alignment, partition_step). Throws ExperimentSkipped where
+/// the driver or the device has no green contexts, CudaError for any other driver failure.
+std::vector<std::unique_ptr<SmPartition>> sm_partitions(int ordinal, int max_below_total,
+                                                        bool smallest, json& facts);
 
-}  // namespace apod
+} // namespace apod

@@ -1,24 +1,25 @@
-// Amdahl's and Gustafson's laws measured, CUDA C++ Best Practices Guide 3.1.3 (shared/seeds/000_...).
-// A workload of a fixed serial host phase (a reduction over a fixed array, whose result the GPU
-// phase uses) followed by a compute-bound GPU phase (a chain of FMAs per element) runs with the
-// GPU phase confined to N SMs by green contexts (CUDA 12.4+ driver API). Strong scaling keeps the
-// problem fixed; weak scaling grows it with the SM count. The measured speed-ups are fitted to the
-// laws (runner/fit.cpp) for the parallel fraction P. Shrinking the grid instead of the SMs would
-// measure something else (fewer waves, not fewer processors), so without green contexts the
-// experiment fails rather than pretend.
-#include "core/cuda_memory.cuh"
+// Amdahl's and Gustafson's laws measured, CUDA C++ Best Practices Guide 3.1.3
+// (shared/seeds/000_...). GPU phases are confined to N SMs by green contexts (CUDA 12.4+ driver
+// API; green_context.cu) and timed on every partition size:
+// - three workload classes (workloads.cuh), each a fixed problem: compute-bound FMA chains,
+//   a memory-bound stream, a latency-bound pointer chase; speed-up and efficiency against SM
+//   count beside each class's model (linear; SM count x per-SM bandwidth until the DRAM limit;
+//   flat);
+// - Amdahl (3.1.3.1): a host phase timed on its own and held fixed, plus the compute phase;
+// - Gustafson (3.1.3.2): the compute problem grown N-fold, timed on N x the base SMs and, for
+//   the numerator, on the base partition itself.
+// Shrinking the grid instead of the SMs would measure something else (fewer waves, not fewer
+// processors), so where green contexts are missing the experiment is skipped with the reason.
 #include "core/experiment.hpp"
-#include "fit.hpp"
-#include "green_context.cuh"
-#include "core/sampling.hpp"
-#include "core/theory.hpp"
 #include "core/timing.cuh"
-#include "core/verify.hpp"
+#include "green_context.cuh"
+#include "record.hpp"
+#include "serial_phase.hpp"
+#include "workloads.cuh"
 
 #include <algorithm>
-#include <chrono>
-#include <cmath>
-#include <cstring>
+#include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -26,287 +27,253 @@
 namespace apod {
 namespace {
 
-constexpr int block_size = 256;
-constexpr uint64_t seed = 0x5CA11AB1E;
-constexpr float fma_addend = 0.5f;
-constexpr size_t verified_samples = 1024;  // elements per point recomputed on the host
+using namespace scaling;
 
-/// The SM partitions (runner/green_context.cu): every size the driver can split below the total,
-/// then all SMs. Quick mode: the two smallest and all.
-std::vector<std::unique_ptr<SmPartition>> make_partitions(const ExperimentContext& ctx, json& facts) {
-  auto parts = sm_partitions(ctx.device.ordinal, ctx.options.quick ? 2 : 0, facts);
-  if (parts.size() < 3) throw std::runtime_error("green contexts gave fewer than 2 SM partitions below the total");
-  return parts;
-}
+constexpr int max_partitions_below_total = 16;
+constexpr int chase_blocks_per_base_sm = 4; // of one warp each: every chain resident at once
 
-// ---- The workload.
-__host__ __device__ inline float input_value(uint64_t i) {
-  return 1.0f + float(fill_value(seed, i) >> 40) * 0x1p-24f;  // [1, 2): never zero
-}
-
-__global__ void init_input_kernel(float* in, size_t n) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
-    in[i] = input_value(i);
-}
-
-// One dependent FMA chain per element: compute-bound (one load and one store per `iterations`
-// FMAs), and each element's result is exactly reproducible on the host with std::fmaf.
-__global__ void __launch_bounds__(block_size) fma_chain_kernel(float* out, const float* in, size_t n, float a,
-                                                               float b, int iterations) {
-  const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
-  if (i >= n) return;
-  float x = in[i];
-#pragma unroll 16  // keeps loop overhead out of the FMA pipe's issue slots
-  for (int k = 0; k < iterations; ++k) x = fmaf(x, a, b);
-  out[i] = x;
-}
-
-/// The serial phase: a host reduction (the mean of a fixed array), sized once so that it takes
-/// about target_ms on this host. Its result sets the GPU phase's multiplier, as a serial setup
-/// step feeds a parallel one.
-class SerialPhase {
- public:
-  explicit SerialPhase(double target_ms) {
-    resize(size_t(1) << 20);
-    double best_ms = 1e30;
-    for (int i = 0; i < 5; ++i) best_ms = std::min(best_ms, timed().ms);
-    resize(std::clamp<size_t>(size_t(double(data_.size()) * target_ms / best_ms), 1 << 12, size_t(1) << 27));
-  }
-  struct Result { double ms; float multiplier; };
-  Result timed() const {
-    const auto t0 = std::chrono::steady_clock::now();
-    double sum = 0;
-    for (double v : data_) sum += v;  // in order: a dependent chain the compiler may not reorder
-    sink_ = sum;  // observed, so the reduction is never elided (calibration ignores the result)
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    return {ms, 1.0f - float(sum / double(data_.size())) * 1e-3f};
-  }
-  size_t elements() const { return data_.size(); }
-
- private:
-  void resize(size_t n) {
-    data_.resize(n);
-    for (size_t i = 0; i < n; ++i) data_[i] = double(fill_value(seed ^ 0xF00D, i) >> 11) * 0x1p-53;
-  }
-  std::vector<double> data_;
-  mutable volatile double sink_ = 0;
+struct Sizes {
+  double serial_target_ms;  // the host phase
+  int fma_iterations;       // per element, compute workloads
+  int strong_waves;         // compute: full waves of the whole GPU (a fixed problem)
+  int weak_waves;           // Gustafson: full waves of the base partition, grown N-fold
+  size_t stream_bytes_each; // memory: each of the two arrays (together at least 1 GiB)
+  uint32_t chase_steps;     // latency: links per chain
 };
 
-struct Point {
-  Point(std::string law, const SmPartition* part, double n, size_t elements)
-      : law(std::move(law)), part(part), n(n), elements(elements) {}
-  std::string law;  // strong | weak
-  const SmPartition* part;
-  double n;         // SMs over the smallest partition's SMs
-  size_t elements;
-  std::vector<double> serial_ms, parallel_ms, speedup;
-  std::vector<uint8_t> excluded, speedup_excluded;  // the monitor's flags per repetition
+// Sized for about 2 s at full size with 16 partitions below 132 SMs (an estimate from the FMA
+// rate of the committed H200 runs of version 1, not yet a measurement); --quick far less.
+Sizes sizes_for(bool quick) {
+  if (quick)
+    return {0.2, 512, 8, 16, size_t(128) << 20, 256};
+  return {0.5, 2048, 16, 16, size_t(512) << 20, 1024};
+}
+
+/// One GPU phase on one partition: what to launch, how to check it, and its samples.
+struct Job {
+  const SmPartition* part = nullptr;
+  std::function<void(cudaStream_t, int)> launch; // int: the launch's index in the run
+  std::function<bool(cudaStream_t, int)> verify;
+  Series ms;
   bool verified = false;
 };
 
-struct Workload {
-  DeviceBuffer<float> in, out;
-  int iterations;
+// Repetitions outer, jobs inner: drift in clocks or host load spreads over every point alike,
+// and repetition r of every job forms one curve to fit. Every sample is checked by the monitor.
+void time_jobs(const SamplingPolicy& policy, std::deque<Job>& jobs) {
+  EventPair events;
+  int launch = 0;
+  const int warmup = std::max(1, policy.warmup), reps = std::max(1, policy.min_samples);
+  for (int r = -warmup; r < reps; ++r)
+    for (Job& job : jobs) {
+      const cudaStream_t stream = job.part->stream();
+      events.start(stream);
+      job.launch(stream, launch++);
+      events.stop(stream);
+      const double ms = events.elapsed_ms();
+      if (r >= 0)
+        job.ms.add(ms, policy.check_sample());
+    }
+  for (Job& job : jobs)
+    job.verified = job.verify(job.part->stream(), launch++);
+}
+
+PartitionSeries series_of(const Job& job, int base_sms, json extra = json::object()) {
+  const int sms = job.part->sm_count();
+  return {sms, double(sms) / base_sms, job.ms, job.verified, std::move(extra)};
+}
+
+DramLimit dram_limit(const ExperimentContext& ctx) {
+  if (const auto peak = ctx.earlier_median("peak_copy", keys::achievable_peak))
+    return {*peak, "achievable_peak of peak_copy, this run"};
+  return {ctx.device.theoretical_bandwidth_gbs(),
+          "theoretical DRAM bandwidth (peak_copy did not run before)"};
+}
+
+/// Every workload, its jobs on every partition, and the curves they make.
+struct Plan {
+  Sizes size;
+  std::vector<std::unique_ptr<SmPartition>> parts;
+  std::unique_ptr<ComputeWorkload> compute;
+  std::unique_ptr<StreamWorkload> stream;
+  std::unique_ptr<ChaseWorkload> chase;
+  std::deque<Job> jobs; // a deque: the curves below point into it
+  std::vector<Job*> compute_jobs, stream_jobs, chase_jobs, grown_on_base, grown_jobs;
+  size_t strong_elements = 0, weak_base_elements = 0;
+
+  int base_sms() const { return parts.front()->sm_count(); }
+  int total_sms() const { return parts.back()->sm_count(); }
+  size_t grown_elements(const SmPartition& p) const {
+    return weak_base_elements / base_sms() * p.sm_count();
+  }
+  Job* add(const SmPartition* part, std::function<void(cudaStream_t, int)> launch,
+           std::function<bool(cudaStream_t, int)> verify) {
+    jobs.push_back({part, std::move(launch), std::move(verify)});
+    return &jobs.back();
+  }
 };
 
-std::pair<double, double> run_once(const Point& p, const SerialPhase& serial, Workload& w, EventPair& events) {
-  const auto s = serial.timed();
-  const cudaStream_t stream = p.part->stream();
-  events.start(stream);
-  fma_chain_kernel<<<unsigned((p.elements + block_size - 1) / block_size), block_size, 0, stream>>>(
-      w.out.get(), w.in.get(), p.elements, s.multiplier, fma_addend, w.iterations);
-  APOD_CUDA_LAUNCH();
-  events.stop(stream);
-  return {s.ms, events.elapsed_ms()};
+void add_compute_jobs(Plan& plan) {
+  ComputeWorkload& c = *plan.compute;
+  const auto fixed = [&c, n = plan.strong_elements](cudaStream_t s, int) { c.launch(s, n); };
+  const auto check = [&c, n = plan.strong_elements](cudaStream_t s, int) { return c.verify(s, n); };
+  for (const auto& part : plan.parts)
+    plan.compute_jobs.push_back(plan.add(part.get(), fixed, check));
+  // Gustafson: the problem grown with the partition, on the partition and on the base.
+  for (const auto& part : plan.parts) {
+    const size_t n = plan.grown_elements(*part);
+    const auto grown = [&c, n](cudaStream_t s, int) { c.launch(s, n); };
+    const auto grown_check = [&c, n](cudaStream_t s, int) { return c.verify(s, n); };
+    Job* on_part = plan.add(part.get(), grown, grown_check);
+    plan.grown_jobs.push_back(on_part);
+    // On the base partition itself the two are one job: S = 1 exactly.
+    plan.grown_on_base.push_back(part == plan.parts.front()
+                                     ? on_part
+                                     : plan.add(plan.parts.front().get(), grown, grown_check));
+  }
 }
 
-/// Poisons the output, runs the point once more, and checks every element was written and a
-/// spread of elements equals the host's std::fmaf chain bit for bit.
-bool verify(const Point& p, const SerialPhase& serial, Workload& w, EventPair& events) {
-  APOD_CUDA(cudaMemsetAsync(w.out.get(), 0xFF, p.elements * sizeof(float), p.part->stream()));
-  run_once(p, serial, w, events);
-  APOD_CUDA(cudaStreamSynchronize(p.part->stream()));
-  std::vector<float> got(p.elements);
-  APOD_CUDA(cudaMemcpy(got.data(), w.out.get(), p.elements * sizeof(float), cudaMemcpyDeviceToHost));
-  const float a = serial.timed().multiplier;
-  const size_t unwritten = parallel_count(p.elements, [&](size_t b, size_t e) {
-    size_t bad = 0;
-    for (size_t i = b; i < e; ++i) {
-      uint32_t bits;
-      std::memcpy(&bits, &got[i], 4);
-      bad += bits == 0xFFFFFFFFu;
-    }
-    return bad;
-  });
-  const size_t wrong = parallel_count(verified_samples, [&](size_t b, size_t e) {
-    size_t bad = 0;
-    for (size_t j = b; j < e; ++j) {
-      const size_t i = j == verified_samples - 1 ? p.elements - 1 : j * (p.elements / verified_samples);
-      float x = input_value(i);
-      for (int k = 0; k < w.iterations; ++k) x = std::fmaf(x, a, fma_addend);
-      bad += std::memcmp(&x, &got[i], 4) != 0;
-    }
-    return bad;
-  });
-  return unwritten == 0 && wrong == 0;
+void add_memory_and_latency_jobs(Plan& plan) {
+  StreamWorkload& m = *plan.stream;
+  ChaseWorkload& l = *plan.chase;
+  for (const auto& part : plan.parts) {
+    plan.stream_jobs.push_back(plan.add(
+        part.get(), [&m](cudaStream_t s, int) { m.launch(s); },
+        [&m](cudaStream_t s, int) { return m.verify(s); }));
+    plan.chase_jobs.push_back(plan.add(
+        part.get(), [&l](cudaStream_t s, int i) { l.launch(s, i); },
+        [&l](cudaStream_t s, int i) { return l.verify(s, i); }));
+  }
 }
 
-Measurement make(const Point& p, const char* metric, const char* unit, Direction dir, std::vector<double> samples,
-                 const std::vector<uint8_t>& excluded) {
-  Measurement m;
-  m.params = {{"law", p.law}, {"sm_count", p.part->sm_count()}};
-  m.metric = metric;
-  m.unit = unit;
-  m.direction = dir;
-  m.samples = std::move(samples);
-  m.verified = p.verified;
-  m.extra = {{"n", p.n}, {"elements", p.elements}, {"context", p.part->green() ? "green" : "primary"}};
-  apply_fixed_exclusions(m, excluded);
-  return m;
+Plan make_plan(const ExperimentContext& ctx, json& facts) {
+  Plan plan{sizes_for(ctx.options.quick)};
+  // Quick: the two smallest partitions and all SMs; full: up to 16 sizes below the total.
+  plan.parts = sm_partitions(ctx.device.ordinal, ctx.options.quick ? 2 : max_partitions_below_total,
+                             ctx.options.quick, facts);
+  if (plan.parts.size() < 3)
+    throw ExperimentSkipped("green contexts gave fewer than 2 SM partitions below the total");
+  const Sizes& z = plan.size;
+  // Sized in waves of whole SMs, so the base partition and the whole GPU both run full waves.
+  const size_t wave = ComputeWorkload::elements_per_sm_wave();
+  plan.strong_elements = wave * plan.total_sms() * z.strong_waves;
+  plan.weak_base_elements = wave * plan.base_sms() * z.weak_waves;
+  const size_t max_elements =
+      std::max(plan.strong_elements, plan.grown_elements(*plan.parts.back()));
+  plan.compute = std::make_unique<ComputeWorkload>(max_elements, z.fma_iterations);
+  plan.stream = std::make_unique<StreamWorkload>(z.stream_bytes_each);
+  plan.chase = std::make_unique<ChaseWorkload>(32 * chase_blocks_per_base_sm * plan.base_sms(),
+                                               z.chase_steps);
+  add_compute_jobs(plan);
+  add_memory_and_latency_jobs(plan);
+  return plan;
 }
 
-/// Per-repetition fits (the samples) and one fit of the points' medians (the residuals).
-void record_fits(ExperimentContext& ctx, const std::string& law, const std::vector<Point*>& points, int reps,
+std::vector<PartitionSeries> curve_of(const std::vector<Job*>& jobs, int base_sms,
+                                      const json& extra) {
+  std::vector<PartitionSeries> out;
+  for (const Job* job : jobs)
+    out.push_back(series_of(*job, base_sms, extra));
+  return out;
+}
+
+void record_phases(ExperimentContext& ctx, const Plan& plan) {
+  const int base = plan.base_sms();
+  const auto compute = curve_of(
+      plan.compute_jobs, base,
+      json({{"elements", plan.strong_elements}, {"iterations", plan.compute->iterations()}}));
+  std::vector<double> linear, flat;
+  for (const auto& p : compute)
+    linear.push_back(p.n), flat.push_back(1.0);
+  record_phase_curve(ctx, "compute", compute, linear);
+
+  const auto memory =
+      curve_of(plan.stream_jobs, base, json({{"bytes_each", plan.size.stream_bytes_each}}));
+  const DramLimit limit = dram_limit(ctx);
+  const BandwidthModel model = memory_model(memory.front(), plan.stream->bytes_moved(), limit);
+  std::vector<double> modelled;
+  for (const auto& p : memory)
+    modelled.push_back(model.speedup(p.sm_count));
+  record_phase_curve(ctx, "memory", memory, modelled);
+  record_memory_bandwidth(ctx, memory, plan.stream->bytes_moved(), limit,
+                          ctx.device.theoretical_bandwidth_gbs());
+
+  auto latency = curve_of(plan.chase_jobs, base,
+                          json({{"chains", plan.chase->chains()},
+                                {"links_per_chain", plan.chase->steps()},
+                                {"table_bytes", plan.chase->table_bytes()}}));
+  for (auto& p : latency) // the latency each link costs: DRAM plus any TLB miss
+    p.extra["ns_per_link_median"] = p.ms.summary().median * 1e6 / plan.chase->steps();
+  record_phase_curve(ctx, "latency", latency, flat);
+}
+
+void record_laws(ExperimentContext& ctx, const Plan& plan, const Series& serial_ms,
                  const json& facts) {
-  const ScalingLaw model = law == "strong" ? ScalingLaw::amdahl : ScalingLaw::gustafson;
-  std::vector<double> n, medians, fractions;
-  for (const Point* p : points)
-    n.push_back(p->n), medians.push_back(summarize(used_values(p->speedup, p->speedup_excluded)).median);
-  std::vector<uint8_t> excluded;  // a repetition's fit is left out when any of its points was
-  for (const Point* p : points) merge_excluded(excluded, p->speedup_excluded);
-  for (int r = 0; r < reps; ++r) {
-    std::vector<double> s;
-    for (const Point* p : points) s.push_back(p->speedup[r]);
-    fractions.push_back(fit_parallel_fraction(model, n, s).parallel_fraction);
-  }
-  const ScalingFit fit = fit_parallel_fraction(model, n, medians);
-  json residuals = json::array();
-  for (size_t i = 0; i < points.size(); ++i)
-    residuals.push_back({{"sm_count", points[i]->part->sm_count()}, {"n", n[i]}, {"measured", medians[i]},
-                         {"fitted", fit.fitted[i]}, {"residual", fit.residuals[i]}});
-  const bool all_verified = std::all_of(points.begin(), points.end(), [](const Point* p) { return p->verified; });
+  const int base = plan.base_sms();
+  const double serial = serial_ms.summary().median;
+  const json strong = json({{"elements", plan.strong_elements}});
+  LawInputs amdahl{
+      ScalingLaw::amdahl, serial, {}, curve_of(plan.compute_jobs, base, strong), facts};
+  amdahl.base.assign(amdahl.points.size(), amdahl.points.front());
+  record_law(ctx, amdahl);
 
-  Measurement m;
-  m.params = {{"law", law}};
-  m.metric = "fitted_parallel_fraction";
-  m.unit = "1";
-  m.direction = Direction::higher;
-  m.samples = fractions;
-  m.verified = all_verified;
-  m.extra = facts;
-  m.extra["model"] = law == "strong" ? "Amdahl: S = 1 / ((1 - P) + P / N)" : "Gustafson: S = N + (1 - P)(1 - N)";
-  m.extra["samples_are"] = "one least-squares fit per repetition";
-  m.extra["fit_of_medians"] = fit.parallel_fraction;
-  m.extra["rms_residual"] = fit.rms_residual;
-  m.extra["residuals"] = residuals;
-  apply_fixed_exclusions(m, excluded);
-  if (law == "strong") {
-    Measurement limit = m;
-    limit.metric = "amdahl_limit";
-    limit.unit = "x";
-    limit.samples.clear();
-    for (double p : fractions) limit.samples.push_back(amdahl_limit(p));
-    limit.extra["fit_of_medians"] = amdahl_limit(fit.parallel_fraction);
-    if (!std::all_of(limit.samples.begin(), limit.samples.end(), [](double v) { return std::isfinite(v); }))
-      limit.error = "a fit gave P = 1: no finite Amdahl limit";
-    ctx.record(std::move(m));
-    ctx.record(std::move(limit));
-  } else {
-    ctx.record(std::move(m));
+  LawInputs gustafson{ScalingLaw::gustafson, serial, {}, {}, facts};
+  for (size_t i = 0; i < plan.grown_jobs.size(); ++i) {
+    const json grown = json({{"elements", plan.grown_elements(*plan.parts[i])}});
+    gustafson.points.push_back(series_of(*plan.grown_jobs[i], base, grown));
+    gustafson.base.push_back(series_of(*plan.grown_on_base[i], base, grown));
   }
+  record_law(ctx, gustafson);
 }
 
 void run(ExperimentContext& ctx) {
   APOD_CUDA(cudaSetDevice(ctx.device.ordinal));
-  APOD_CUDA(cudaFree(nullptr));  // the primary context first, as cuGreenCtxCreate advises
-  const bool quick = ctx.options.quick;
+  APOD_CUDA(cudaFree(nullptr)); // the primary context first, as cuGreenCtxCreate advises
   json facts;
-  const auto parts = make_partitions(ctx, facts);
+  Plan plan = make_plan(ctx, facts);
+  facts["resident_blocks_per_sm"] = ComputeWorkload::resident_blocks_per_sm();
 
-  int resident_blocks = 0;  // blocks of the chain kernel one SM holds at once
-  APOD_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident_blocks, fma_chain_kernel, block_size, 0));
-  const SerialPhase serial(quick ? 0.2 : 2.0);
-  const int base_sms = parts.front()->sm_count(), total_sms = parts.back()->sm_count();
-  // Strong: 16 full waves on the whole GPU (tens of ms on 8 SMs against ~2 ms serial: P > 0.9).
-  // Weak: 64 full waves on every partition, so each point's GPU phase ideally takes the same time.
-  const size_t wave = size_t(resident_blocks) * block_size;
-  const size_t strong_elements = wave * total_sms * (quick ? 4 : 16);
-  std::vector<Point> points;
-  for (const auto& part : parts)
-    points.emplace_back("strong", part.get(), double(part->sm_count()) / base_sms, strong_elements);
-  for (const auto& part : parts)
-    points.emplace_back("weak", part.get(), double(part->sm_count()) / base_sms,
-                        wave * part->sm_count() * (quick ? 8 : 64));
-  size_t max_elements = 0;
-  for (const auto& p : points) max_elements = std::max(max_elements, p.elements);
-  Workload w{DeviceBuffer<float>(max_elements), DeviceBuffer<float>(max_elements), quick ? 1024 : 8192};
-  init_input_kernel<<<1024, 256>>>(w.in.get(), max_elements);
-  APOD_CUDA_LAUNCH();
-  APOD_CUDA(cudaDeviceSynchronize());
+  const SerialPhase serial(plan.size.serial_target_ms);
+  const Series serial_ms = serial.sample(std::max(10, ctx.options.sampling.min_samples));
+  plan.compute->set_multiplier(1.0f - float(serial.run().mean) * 1e-3f);
+  facts["serial_elements"] = serial.elements();
 
-  // Repetitions outer, points inner: drift in clocks or host load spreads over every point alike,
-  // and repetition r of every point forms one curve to fit.
-  EventPair events;
-  const int warmup = std::max(1, ctx.options.sampling.warmup), reps = std::max(1, ctx.options.sampling.min_samples);
-  for (int r = -warmup; r < reps; ++r)
-    for (auto& p : points) {
-      const auto [serial_ms, parallel_ms] = run_once(p, serial, w, events);
-      if (r < 0) continue;  // warm-up
-      p.serial_ms.push_back(serial_ms), p.parallel_ms.push_back(parallel_ms);
-      p.excluded.push_back(ctx.options.sampling.check_sample());
-    }
-  for (auto& p : points) p.verified = verify(p, serial, w, events);
-
-  for (const std::string law : {"strong", "weak"}) {
-    std::vector<Point*> curve;
-    for (auto& p : points)
-      if (p.law == law) curve.push_back(&p);
-    const Point& base = *curve.front();
-    for (Point* p : curve) {
-      for (int r = 0; r < reps; ++r) {
-        const double t = p->serial_ms[r] + p->parallel_ms[r];
-        p->speedup.push_back(law == "strong" ? (base.serial_ms[r] + base.parallel_ms[r]) / t
-                                             : (p->serial_ms[r] + p->n * base.parallel_ms[r]) / t);
-      }
-      p->speedup_excluded = p->excluded;
-      merge_excluded(p->speedup_excluded, base.excluded);
-      Measurement s = make(*p, "speedup", "x", Direction::higher, p->speedup, p->speedup_excluded);
-      s.extra["base_sm_count"] = base_sms;
-      s.extra["iterations"] = w.iterations;
-      s.extra["serial_elements"] = serial.elements();
-      s.extra["resident_blocks_per_sm"] = resident_blocks;
-      ctx.record(std::move(s));
-      ctx.record(make(*p, "serial_ms", "ms", Direction::lower, p->serial_ms, p->excluded));
-      ctx.record(make(*p, "parallel_ms", "ms", Direction::lower, p->parallel_ms, p->excluded));
-    }
-    record_fits(ctx, law, curve, reps, facts);
-  }
+  time_jobs(ctx.options.sampling, plan.jobs);
+  record_serial_phase(ctx, serial_ms, serial.elements());
+  record_phases(ctx, plan);
+  record_laws(ctx, plan, serial_ms, facts);
 }
 
-}  // namespace
+} // namespace
 
 APOD_EXPERIMENT(ExperimentInfo{
     .name = "scaling",
-    .title = "Amdahl and Gustafson: speed-up against SM count",
+    .title = "Scaling with SM count: three workload classes, Amdahl and Gustafson",
     .description =
-        "A serial host phase (a reduction over a fixed array sized to take ~2 ms, whose result feeds "
-        "the GPU phase) followed by a compute-bound GPU phase (8192 dependent FMAs per element) whose "
-        "SMs are limited with green contexts: partitions of 8, 16, ... SMs, and all SMs through the "
-        "primary context (sm_count). "
-        "N = sm_count / the smallest partition's SM count (8 on Hopper). Strong scaling: a fixed "
-        "problem, S(N) = T(base) / T(N) with T = serial + parallel time. Weak scaling: the problem "
-        "grows with the SMs, S(N) = (serial + N x parallel time at the base) / (serial + parallel), "
-        "Gustafson's scaled speed-up. Repetitions run every point in turn; each repetition's curve "
-        "is fitted by least squares for P (fitted_parallel_fraction samples; amdahl_limit = "
-        "1 / (1 - P) for strong scaling); extra holds each fit's residuals at the points' medians. "
-        "Each point's output is checked: every element written, 1024 of them equal to the host's "
-        "std::fmaf chain bit for bit.",
-    .citation = "CUDA C++ Best Practices Guide 3.1.3 (Amdahl's law, Gustafson's law); CUDA Driver API, Green Contexts",
-    .version = 1,
+        "GPU phases confined to N SMs with green contexts (partitions of 8, 16, ... SMs on Hopper "
+        "and all SMs; N = sm_count / the smallest partition's). Curves (param curve): compute "
+        "(dependent FMA chains, 16 full waves of the whole GPU), memory (a 512 MiB to 512 MiB "
+        "stream) and latency (1 Ki dependent pointer chases through a 256 MiB table) give the GPU "
+        "phase's speedup over the smallest partition and efficiency = speedup / N beside each "
+        "class's model in extra.model_speedup: N, min(SMs x per-SM bandwidth, DRAM limit) with "
+        "its knee (predicted_knee_sm_count), and 1. amdahl: a host reduction timed alone and "
+        "held fixed, then the compute phase: S = (serial + base) / (serial + on N SMs). "
+        "gustafson: the compute problem grown N-fold, timed on N x the SMs and on the smallest "
+        "partition (base_partition_ms, the measured numerator). amdahl_parallel_fraction and "
+        "gustafson_parallel_fraction: one least-squares fit per repetition; extra holds the fit "
+        "of the medians, its standard error and 95% interval, the residuals and a runs test for "
+        "a trend; amdahl_limit = 1 / (1 - P). Outputs checked: FMA results bit for bit against "
+        "std::fmaf, every stream word on the device, every chase's end on the host.",
+    .citation = "CUDA C++ Best Practices Guide 3.1.3 (Amdahl's law, Gustafson's law), 8.2 "
+                "(bandwidth); CUDA Driver API, Green Contexts",
+    .version = 2,
     .order = 80,
-    .chart = {.metric = "speedup", .x = "sm_count", .x_title = "SMs (green-context partition)", .color = "law",
+    .chart = {.metric = "speedup",
+              .x = "sm_count",
+              .x_title = "SMs (green-context partition)",
+              .color = "curve",
               .limit = LimitKind::none},
     .run = run,
 });
 
-}  // namespace apod
+} // namespace apod

@@ -75,36 +75,24 @@ double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b
 
 namespace {
 
-std::vector<double> used_samples(const json& m) {
-  std::vector<double> used;
-  const json& samples = m["samples"];
-  const json excluded = m.value("sample_excluded", json::array());
-  for (size_t i = 0; i < samples.size(); ++i)
-    if (i >= excluded.size() || excluded[i].get<int>() == 0) used.push_back(samples[i].get<double>());
-  return used;
+std::string identity(const Measurement& m) {
+  return m.experiment + "|" + nlohmann::json::parse(m.params.dump()).dump() + "|" + m.metric;
 }
 
-bool usable(const json& m) { return m.value("status", "ok") == "ok" && !m["samples"].empty(); }
-
-std::string identity(const json& m) {
-  return m["experiment"].get<std::string>() + "|" + nlohmann::json::parse(m["params"].dump()).dump() + "|" +
-         m["metric"].get<std::string>();
-}
-
-PairResult compare_pair(const json& base, const json& cand, const CompareConfig& config) {
+PairResult compare_pair(const Measurement& base, const Measurement& cand, const CompareConfig& config) {
   PairResult r;
-  r.key = cand.value("comparability_key", "");
-  r.experiment = cand["experiment"];
-  r.metric = cand["metric"];
-  r.unit = cand["unit"];
-  r.direction = cand.value("direction", "higher");
-  r.params = cand["params"];
-  const auto a = used_samples(base), b = used_samples(cand);
+  r.key = cand.comparability_key;
+  r.experiment = cand.experiment;
+  r.metric = cand.metric;
+  r.unit = cand.unit;
+  r.direction = to_string(cand.direction);
+  r.params = cand.params;
+  const auto a = base.used_samples(), b = cand.used_samples();
   const Summary sa = summarize(a), sb = summarize(b);
   r.baseline_median = sa.median;
   r.candidate_median = sb.median;
   r.ratio = sa.median != 0 ? sb.median / sa.median : 0;
-  const bool higher_better = r.direction == "higher";
+  const bool higher_better = cand.direction == Direction::higher;
   r.change = higher_better ? r.ratio - 1 : (sb.median != 0 ? sa.median / sb.median - 1 : 0);
   bool significant;
   if (std::min(a.size(), b.size()) >= size_t(config.min_samples_for_test)) {
@@ -135,36 +123,34 @@ bool Comparison::regression() const {
   return std::any_of(pairs.begin(), pairs.end(), [](const PairResult& p) { return p.regression; });
 }
 
-Comparison compare_runs(const json& base_run, const json& cand_run, const CompareConfig& config) {
+Comparison compare_runs(const RunRecord& base_run, const RunRecord& cand_run, const CompareConfig& config) {
   Comparison c;
-  c.baseline_run = base_run.value("id", "");
-  c.candidate_run = cand_run.value("id", "");
-  std::map<std::string, const json*> base_by_key, base_by_identity;
-  for (const json& m : base_run["measurements"]) {
-    if (m.contains("comparability_key") && m["comparability_key"].is_string())
-      base_by_key[m["comparability_key"]] = &m;
-    base_by_identity[identity(m)] = &m;
+  c.baseline_run = base_run.id;
+  c.candidate_run = cand_run.id;
+  std::map<std::string, const Measurement*> base_by_key, base_by_identity;
+  for (const Measurement* m : base_run.measurements()) {
+    if (!m->comparability_key.empty()) base_by_key[m->comparability_key] = m;
+    base_by_identity[identity(*m)] = m;
   }
   std::set<std::string> matched;
-  for (const json& m : cand_run["measurements"]) {
-    const std::string id = identity(m);
-    const std::string key = m.value("comparability_key", json(nullptr)).is_string() ? m["comparability_key"].get<std::string>() : "";
-    const auto by_key = key.empty() ? base_by_key.end() : base_by_key.find(key);
+  for (const Measurement* m : cand_run.measurements()) {
+    const std::string id = identity(*m);
+    const auto by_key = m->comparability_key.empty() ? base_by_key.end() : base_by_key.find(m->comparability_key);
     const bool same_point = base_by_identity.count(id) > 0;
     if (same_point) matched.insert(id);
     if (by_key == base_by_key.end()) {
-      c.unpaired.push_back({m["experiment"], m["metric"], same_point ? "not_comparable" : "new", m["params"]});
+      c.unpaired.push_back({m->experiment, m->metric, same_point ? "not_comparable" : "new", m->params});
       continue;
     }
-    const json& base = *by_key->second;
-    if (!usable(base) || !usable(m)) {
-      c.unpaired.push_back({m["experiment"], m["metric"], "failed", m["params"]});
+    const Measurement& base = *by_key->second;
+    if (!point_status(base).ok() || !point_status(*m).ok()) {
+      c.unpaired.push_back({m->experiment, m->metric, "failed", m->params});
       continue;
     }
-    c.pairs.push_back(compare_pair(base, m, config));
+    c.pairs.push_back(compare_pair(base, *m, config));
   }
   for (const auto& [id, m] : base_by_identity)
-    if (!matched.count(id)) c.unpaired.push_back({(*m)["experiment"], (*m)["metric"], "removed", (*m)["params"]});
+    if (!matched.count(id)) c.unpaired.push_back({m->experiment, m->metric, "removed", m->params});
   return c;
 }
 

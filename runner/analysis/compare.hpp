@@ -2,7 +2,7 @@
 // whether the candidate is faster, slower, the same, or whether the data cannot tell.
 #pragma once
 
-#include "core/measurement.hpp"
+#include "core/run_record.hpp"
 
 #include <map>
 #include <set>
@@ -20,7 +20,9 @@ struct CompareConfig {
   /// Analysis figures derived from the measured ones (fractions, model estimates, ratios to
   /// another row): compared and shown, never a regression on their own.
   std::set<std::string> ungated_metrics = {"parallel_fraction", "amdahl_limit", "ratio_to_first_row",
-                                           "fitted_parallel_fraction", "model_ms"};
+                                           "fitted_parallel_fraction", "amdahl_parallel_fraction",
+                                           "gustafson_parallel_fraction", "predicted_knee_sm_count",
+                                           "model_ms"};
 
   double threshold_for(const std::string& experiment) const;
 };
@@ -59,8 +61,9 @@ struct Comparison {
   bool regression() const;
 };
 
-/// Compares two runs of apod-results documents (the run objects).
-Comparison compare_runs(const json& baseline_run, const json& candidate_run, const CompareConfig& config);
+/// Compares two runs. Only points whose point_status() is ok on both sides are paired; the
+/// others are listed as unpaired with the reason "failed".
+Comparison compare_runs(const RunRecord& baseline_run, const RunRecord& candidate_run, const CompareConfig& config);
 
 std::string format_text(const Comparison& c);
 std::string format_markdown(const Comparison& c);

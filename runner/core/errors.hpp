@@ -1,6 +1,7 @@
 // apod's exception types and the exit codes they map to (documented in README.md).
 #pragma once
 
+#include <exception>
 #include <stdexcept>
 #include <string>
 
@@ -13,7 +14,19 @@ enum ExitCode : int {
   exit_usage = 2,           ///< bad command line, bad input file or database, unwritable path
   exit_no_device = 3,       ///< no CUDA-capable device, or the driver failed
   exit_partial = 4,         ///< the run finished but at least one experiment or point failed
+  exit_internal = 5,        ///< an unexpected error inside apod (a bug): please report it
+  exit_resources = 6,       ///< the machine ran out of memory or another resource
 };
+
+/// The exit code and the one-line message for an exception that reached main(): InputError 2,
+/// NoDevice and CudaError 3 (no device, or the driver failed), ResourceError, std::bad_alloc and
+/// std::length_error 6 (resources), anything else 5 (an internal error, never passed off as
+/// a missing GPU). Defined in errors.cpp; main.cpp and its test use it.
+struct ExitReport {
+  int code;
+  std::string message;  ///< without the "apod: error: " prefix
+};
+ExitReport exit_report(const std::exception& e);
 
 /// Bad input from the user: command line, files, databases. Exit code 2.
 struct InputError : std::runtime_error {
@@ -22,6 +35,11 @@ struct InputError : std::runtime_error {
 
 /// No usable CUDA device. Exit code 3.
 struct NoDevice : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The machine refused a resource apod needs (memory, a process, a file descriptor). Exit code 6.
+struct ResourceError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 

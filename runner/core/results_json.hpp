@@ -2,9 +2,10 @@
 // that a failure never leaves a half-written one behind.
 #pragma once
 
-#include "core/measurement.hpp"
+#include "core/run_record.hpp"
 
 #include <string>
+#include <vector>
 
 namespace apod {
 
@@ -12,9 +13,16 @@ namespace apod {
 /// comparability_key and the run's telemetry; a version-1 document still imports.
 constexpr int results_schema_version = 2;
 
-/// Checks that `doc` is an apod-results document this apod can import. Throws InputError naming
-/// the first offending field (e.g. "runs[0].measurements[3].samples[2]: not a finite number").
+/// The runs of an apod-results document, each read by run_from_json (run_record.hpp), which is
+/// also the validation. Throws InputError naming the first offending field (e.g.
+/// "runs[0].measurements[3].samples[2]: not a finite number").
+std::vector<RunRecord> runs_from_document(const json& doc);
+
+/// Checks that `doc` is an apod-results document this apod can import (runs_from_document).
 void validate_results(const json& doc);
+
+/// The apod-results document holding `runs`, in that order.
+json results_document(const std::vector<RunRecord>& runs);
 
 /// Deepest nesting of arrays and objects a results document may have (real ones have about 8).
 /// Deeper input is refused before anything recursive (copy, dump, compare) could meet it.

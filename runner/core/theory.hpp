@@ -31,4 +31,22 @@ double amdahl_limit(double parallel_fraction);
 /// Gustafson's law, Best Practices Guide 3.1.3.2: S = N + (1 - P)(1 - N).
 double gustafson_speedup(double parallel_fraction, double n);
 
-}  // namespace apod
+/// A measured speed-up of a workload of a serial phase and a parallel one (3.1.3): the time on
+/// the base processors over the time on N, with the same serial time in both:
+/// (serial + base parallel) / (serial + parallel on N). For strong scaling (3.1.3.1) both
+/// parallel times are of one problem; for weak scaling (3.1.3.2) both are of the problem grown
+/// N-fold, so the numerator is that grown problem run on the base processors.
+double measured_speedup(double serial_ms, double base_parallel_ms, double parallel_ms);
+
+/// Parallel efficiency: speed-up / N (linear strong scaling, 3.1.3.1, has S = N: efficiency 1).
+double parallel_efficiency(double speedup, double n);
+
+/// A memory-bound phase on `sm_count` SMs: each SM adds what one SM moves, `per_sm_gbs`, until
+/// the sum meets the DRAM limit (8.2: the achievable or theoretical bandwidth):
+/// min(sm_count x per_sm_gbs, limit_gbs).
+double sm_bandwidth_model_gbs(double sm_count, double per_sm_gbs, double limit_gbs);
+
+/// The SM count at which that model meets the limit (its knee): limit_gbs / per_sm_gbs.
+double bandwidth_knee_sm_count(double per_sm_gbs, double limit_gbs);
+
+} // namespace apod

@@ -32,9 +32,26 @@ const char* limit_phrase(LimitKind kind) {
   return "no limit";
 }
 
-LimitKind limit_from_name(const std::string& name) {
+const char* limit_word(LimitKind kind) {
+  switch (kind) {
+  case LimitKind::dram:
+    return "DRAM";
+  case LimitKind::pcie:
+    return "PCIe";
+  case LimitKind::none:
+    break;
+  }
+  return "";
+}
+
+std::optional<LimitKind> find_limit(const std::string& name) {
   for (LimitKind k : {LimitKind::none, LimitKind::dram, LimitKind::pcie})
     if (name == limit_name(k)) return k;
+  return std::nullopt;
+}
+
+LimitKind limit_from_name(const std::string& name) {
+  if (const auto kind = find_limit(name)) return *kind;
   throw InputError(fmt::format("unknown limit '{}' (known: none, dram, pcie)", name));
 }
 
@@ -79,11 +96,6 @@ std::string headline_metric(const std::string& chart_metric,
   for (const auto& [metric, unit] : seen)
     if (unit == "GB/s") return metric;
   return seen.empty() ? std::string() : seen.front().first;
-}
-
-std::string interval_text(double low, double high, const std::string& unit) {
-  const std::string suffix = unit.empty() || unit == "1" ? "" : " " + unit;
-  return fmt::format("{:.4g} – {:.4g}{}", low, high, suffix);
 }
 
 std::string ci_label(int n) {

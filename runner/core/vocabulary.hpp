@@ -27,6 +27,10 @@ const char* limit_name(LimitKind kind);
 /// The words a reader sees: "no limit", "theoretical DRAM bandwidth", "PCIe line rate per
 /// direction".
 const char* limit_phrase(LimitKind kind);
+/// The word in a label: "DRAM", "PCIe", "" for none ("% of theoretical DRAM").
+const char* limit_word(LimitKind kind);
+/// From limit_name(); nothing for any other word.
+std::optional<LimitKind> find_limit(const std::string& name);
 /// From limit_name(); throws InputError for any other word.
 LimitKind limit_from_name(const std::string& name);
 /// The words for a point's own limit (extra[keys::limit_gbs]) when it carries no
@@ -64,9 +68,6 @@ std::optional<double> percent_of(double value, std::optional<double> limit);
 std::string headline_metric(const std::string& chart_metric,
                             const std::vector<std::pair<std::string, std::string>>& seen);
 
-/// How an interval of a median is written, e.g. "3012 – 3020 GB/s"; `label` says what kind
-/// of interval it is (see ci_label()).
-std::string interval_text(double low, double high, const std::string& unit);
 /// What a stored interval is: "95% CI of the median" when n >= 6 (order statistics), else
 /// "range (min – max; too few samples for a 95% CI)".
 std::string ci_label(int n);

@@ -119,14 +119,18 @@ RunOutcome run_experiments(const std::string& run_id, const std::vector<const Ex
       try {
         ExperimentContext ctx{device, options, recorder, info->name, &earlier};
         info->run(ctx);
+      } catch (const ExperimentSkipped& e) {
+        record.status = "skipped";  // a feature the device lacks: neither a failure nor a figure
+        record.error = e.what();
       } catch (const std::exception& e) {
         record.status = "failed";
         record.error = e.what();
         context_usable = reset_device_after_failure(options.device) && !assume_unrecoverable_context();
       }
-      record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      record.wall_s = wall_s;
       ExperimentOutcome eo{info->name, record.status, record.error,
-                           headline(*info, recorder.measurements, device), 0, 0, record.wall_s, {}};
+                           headline(*info, recorder.measurements, device), 0, 0, wall_s, {}};
       for (auto& m : recorder.measurements) {
         (m.ok() ? eo.points_ok : eo.points_failed)++;
         if (!m.ok() && eo.failures.size() < max_failures_listed)
@@ -279,7 +283,7 @@ void print_summary(const RunOutcome& o, std::ostream& out) {
   for (const auto& e : o.experiments) {
     out << fmt::format("{:<18} {:<9} {:>6} {:>7} {:>8.2f}  {}\n", e.name, e.status, e.points_ok,
                        e.points_failed, e.wall_s, e.headline);
-    if (!e.error.empty()) out << "    error: " << e.error << "\n";
+    if (!e.error.empty()) out << (e.status == "skipped" ? "    skipped: " : "    error: ") << e.error << "\n";
     for (const auto& f : e.failures) out << "    failed: " << f << "\n";
     if (e.points_failed > static_cast<int>(e.failures.size()))
       out << fmt::format("    ... and {} more failed points (apod export shows them all)\n",

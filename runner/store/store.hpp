@@ -6,6 +6,7 @@
 
 #include "core/device.hpp"
 #include "core/measurement.hpp"
+#include "core/run_record.hpp"
 #include "store/sqlite.hpp"
 
 #include <memory>
@@ -15,17 +16,6 @@
 #include <vector>
 
 namespace apod {
-
-/// One experiment of a run, as the runner hands it to the store in one transaction.
-struct ExperimentRecord {
-  std::string name;
-  int version = 1;
-  std::string status = "complete";   ///< complete | failed
-  std::string error;
-  std::string started_at;
-  double wall_s = 0;
-  std::vector<Measurement> measurements;
-};
 
 /// What `apod run --resume` needs of a run it takes over (Store::claim_run).
 struct ResumableRun {
@@ -43,7 +33,7 @@ struct RunSummary {
 
 class Store {
  public:
-  static constexpr int schema_version = 2;
+  static constexpr int schema_version = 3;
   static constexpr int application_id = 0x41504F44;  // "APOD"
 
   enum class Mode { read_only, read_write, read_write_create };
@@ -76,11 +66,16 @@ class Store {
   void finish_run(const std::string& run_id, const std::string& status);
 
   std::vector<RunSummary> list_runs();
+  /// A stored run, read back whole and checked by validate() (run_record.hpp), the rules every
+  /// run that comes in must meet: a run this store holds can always be imported elsewhere.
+  RunRecord read_run(const std::string& run_id);
+  /// The given runs (ids or unique prefixes), or all runs in start order if empty.
+  std::vector<RunRecord> read_runs(const std::vector<std::string>& run_ids = {});
   /// The apod-results document (docs/results-format.md) for the given runs, or all runs if empty.
   json export_results(const std::vector<std::string>& run_ids = {});
-  /// Inserts one run object of an apod-results document. Returns false (and changes nothing)
-  /// when a run with that id is already stored.
-  bool import_run(const json& run);
+  /// Inserts one run, as read from a document or another database. Returns false (and changes
+  /// nothing) when a run with that id is already stored.
+  bool import_run(const RunRecord& run);
 
   /// A named setting (e.g. "baseline_run"), or nothing.
   std::optional<std::string> setting(const std::string& name);
@@ -101,8 +96,8 @@ class Store {
   /// Throws InputError for resource faults and damaged files (store_recovery.cpp); rethrows the rest.
   [[noreturn]] static void storage_failure(const std::string& path, const std::exception& e, bool writing);
   int64_t device_id(const std::string& uuid, const std::string& name);
+  void insert_experiment(const std::string& run_id, const ExperimentRecord& record);
   void insert_measurement(int64_t experiment_run_id, const Measurement& m);
-  json run_to_json(const std::string& run_id);
   std::unique_ptr<sqlite::Database> db_;
   std::set<std::string> dead_writer_runs_;  ///< read-only: 'running' runs shown as interrupted
 };

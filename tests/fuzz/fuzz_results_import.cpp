@@ -18,8 +18,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   apod::Store store(":memory:", apod::Store::Mode::read_write_create);
-  for (const apod::json& run : doc["runs"])
+  for (const apod::RunRecord& run : apod::runs_from_document(doc))
     store.import_run(run);
+  // What the store holds must read back and import again: a merge of it never fails.
+  apod::Store again(":memory:", apod::Store::Mode::read_write_create);
+  for (const apod::RunRecord& run : store.read_runs())
+    again.import_run(run);
   store.export_results().dump();
   return 0;
 }

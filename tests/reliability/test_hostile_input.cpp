@@ -50,7 +50,7 @@ bool import_text(const std::string& text, std::string* why = nullptr) {
     return false;
   }
   Store store(":memory:", Store::Mode::read_write_create);
-  for (const json& run : doc["runs"]) {
+  for (const RunRecord& run : runs_from_document(doc)) {
     try {
       store.import_run(run);
     } catch (const std::exception& e) {
@@ -183,7 +183,7 @@ TEST(HostileJson, TenMegabyteLabelIsStoredVerbatim) {
   const std::string label = std::string(10 << 20, 'L') + "<script>'; DROP TABLE run; --";
   doc.replace(doc.find("\"nightly\""), 9, json(label).dump());
   Store store(":memory:", Store::Mode::read_write_create);
-  EXPECT_TRUE(store.import_run(parse_results(doc, "doc")["runs"][0]));
+  EXPECT_TRUE(store.import_run(runs_from_document(parse_results(doc, "doc"))[0]));
   EXPECT_EQ(store.export_results()["runs"][0]["label"], label);
 }
 
@@ -231,7 +231,7 @@ TEST(HostileDatabase, TruncatedRandomAndOverwrittenFilesAreRefusedUnchanged) {
       doc["runs"][0]["measurements"][0]["samples"] = std::vector<double>(3000, 200.0);
       doc["runs"][0]["measurements"][0].erase("sample_excluded");
       doc["runs"][0]["measurements"][0].erase("n");
-      store.import_run(doc["runs"][0]);
+      store.import_run(run_from_json(doc["runs"][0], "run"));
     }
   }
   std::string bytes;
@@ -274,7 +274,7 @@ TEST(HostileDatabase, TextThatIsNotUtf8StillExports) {
   const std::string db = (dir.path / "latin1.db").string();
   {
     Store store(db, Store::Mode::read_write_create);
-    store.import_run(parse_results(full_document, "doc")["runs"][0]);
+    store.import_run(runs_from_document(parse_results(full_document, "doc"))[0]);
   }
   {
     CheckDb check(db);

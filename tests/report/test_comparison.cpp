@@ -48,14 +48,14 @@ TEST_F(Comparison, EachDevicesFiguresAreNormalisedToItsOwnLimit) {
   const DeviceFigure& h200 =
       figure_of(figures, "Misaligned copy: effective bandwidth", "NVIDIA H200");
   EXPECT_NEAR(h200.gbs, 3938.53125, 1e-6);
-  EXPECT_EQ(h200.limit, Limit::dram);
+  EXPECT_EQ(h200.limit, LimitKind::dram);
   EXPECT_NEAR(*h200.pct_of_limit, 81.79372, 1e-4);
   const DeviceFigure& a100 =
       figure_of(figures, "Misaligned copy: effective bandwidth", "NVIDIA A100-SXM4-40GB");
   EXPECT_NEAR(*a100.pct_of_limit, 100.0 * a100.gbs / 1555.2, 0.1);
   // Transfers against PCIe: the H200 has a PCIe limit, the fixture's A100 none.
   const std::string h2d = "Host-to-device copy <pinned & pageable>: effective bandwidth";
-  EXPECT_EQ(figure_of(figures, h2d, "NVIDIA H200").limit, Limit::pcie);
+  EXPECT_EQ(figure_of(figures, h2d, "NVIDIA H200").limit, LimitKind::pcie);
   EXPECT_NEAR(*figure_of(figures, h2d, "NVIDIA H200").pct_of_limit, 100.0 * 55.01 / 63.0, 0.1);
   EXPECT_FALSE(figure_of(figures, h2d, "NVIDIA A100-SXM4-40GB").pct_of_limit);
   // Times are not bandwidth figures: no comparison row.

@@ -2,6 +2,7 @@
 // headline figures, failures are listed with their errors, and odd documents still render.
 #include "fixtures.hpp"
 #include "page_text.hpp"
+#include "core/errors.hpp"
 #include "report.hpp"
 
 #include <gtest/gtest.h>
@@ -76,8 +77,12 @@ TEST(RenderedReferences, DocumentsOfDataReferenceAreAcceptedToo) {
 TEST(RenderedStatistics, ConfidenceIntervalsAndNoisyPointsAreShown) {
   json results = one_run();
   json& point = results["runs"][0]["measurements"][66]; // stride_copy, stride 1
-  point["ci_low"] = 3940.0;
-  point["ci_high"] = 3960.5;
+  // Ten samples: the 95% CI of the median is [x(2), x(9)] (runner/core/measurement.cpp), always
+  // computed from the samples, never taken from a document's stored figures.
+  point["samples"] = {3930.0, 3940.0, 3945.0, 3946.0, 3947.0, 3948.0, 3949.0, 3950.0, 3960.5, 3970.0};
+  point["sample_excluded"] = json::array({0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
+  point["n"] = 10;
+  point["ci_low"] = 1.0; // a stored figure that disagrees with the samples is ignored
   point["noisy"] = true;
   const std::string html = render_html(results, catalog(), json::array());
   EXPECT_NE(html.find("<th class=\"num\" scope=\"col\">95% CI of median</th>"), std::string::npos);
@@ -142,11 +147,28 @@ TEST(RenderedOddDocuments, EmptyAndSparseResultsStillRender) {
   const std::string html = render_html(empty, json::object(), json::array());
   EXPECT_NE(html.find("nothing to report"), std::string::npos);
 
+  // What import would refuse, the report refuses too (one validation: core/run_record.hpp).
   json sparse = {
       {"runs",
        {{{"id", "abc"},
          {"measurements",
           {{{"experiment", "bare"}, {"median", 1.0}, {"status", "ok"}, {"verified", true}}}}}}}};
+  EXPECT_THROW(render_html(sparse, json::object(), json::array()), InputError);
+  // The least a valid document holds still renders, drawn against the run.
+  sparse = {{"format", "apod-results"},
+            {"schema_version", 2},
+            {"runs",
+             {{{"id", "abc"},
+               {"started_at", "2026-11-22T00:00:00.000Z"},
+               {"status", "complete"},
+               {"device", {{"name", "GPU"}}},
+               {"measurements",
+                {{{"experiment", "bare"},
+                  {"params", json::object()},
+                  {"metric", "value"},
+                  {"unit", "1"},
+                  {"samples", {1.0}},
+                  {"verified", true}}}}}}}};
   std::string page;
   EXPECT_NO_THROW(page = render_html(sparse, json::object(), json::array()));
   EXPECT_NE(page.find("id=\"exp-1-bare\""), std::string::npos);

@@ -70,7 +70,7 @@ TEST_F(History, DramFiguresArePercentOfTheirOwnRunsPeakOthersAreNot) {
 
 TEST_F(History, SummaryShowsTheRunToRunSpreadOfEachHeadline) {
   EXPECT_EQ(offset_h200.points.size(), 10u);
-  EXPECT_EQ(member(*offset_h200.headline->measurement, "params"),
+  EXPECT_EQ(offset_h200.headline->measurement->params,
             json({{"word_bytes", 4}, {"offset", 8}})); // the newest run's best
   EXPECT_NEAR(offset_h200.median, 3938.53125, 1e-6);
   EXPECT_NEAR(offset_h200.min, 3541.6355, 1e-6);

@@ -79,7 +79,7 @@ TEST(ResultsJson, RefusesOtherFormatsAndNewerVersions) {
 TEST(ResultsJson, ImportedDocumentExportsIdentically) {
   Store store(":memory:", Store::Mode::read_write_create);
   const json doc = valid_doc();
-  ASSERT_TRUE(store.import_run(doc["runs"][0]));
+  ASSERT_TRUE(store.import_run(run_from_json(doc["runs"][0], "run")));
   const json back = store.export_results();
   const json& m = back["runs"][0]["measurements"][0];
   EXPECT_EQ(m["samples"], doc["runs"][0]["measurements"][0]["samples"]);

@@ -1,5 +1,6 @@
 // Summary statistics and the bandwidth conversion of samples (measurement.cpp, bandwidth.cpp).
 #include "core/bandwidth.hpp"
+#include "core/errors.hpp"
 #include "core/measurement.hpp"
 
 #include <gtest/gtest.h>
@@ -102,4 +103,17 @@ TEST(Measurement, PointStatusDecidesOkFailedOrExcludedWithOneText) {
   Measurement empty;
   empty.verified = true;
   EXPECT_EQ(point_status(empty).reason, reason_no_samples);
+}
+
+TEST(ExitCodes, EachErrorClassHasItsOwnCodeAndOnlyDeviceFailuresAre3) {
+  EXPECT_EQ(exit_report(InputError("bad")).code, exit_usage);
+  EXPECT_EQ(exit_report(NoDevice("none")).code, exit_no_device);
+  EXPECT_EQ(exit_report(CudaError("cudaMalloc failed", 2)).code, exit_no_device);
+  EXPECT_EQ(exit_report(std::bad_alloc()).code, exit_resources);
+  EXPECT_EQ(exit_report(ResourceError("fork: Resource temporarily unavailable")).code, exit_resources);
+  EXPECT_EQ(exit_report(std::length_error("vector")).code, exit_resources);
+  const ExitReport bug = exit_report(std::logic_error("template: unclosed section"));
+  EXPECT_EQ(bug.code, exit_internal) << "an internal error must not claim a missing GPU";
+  EXPECT_NE(bug.message.find("internal error"), std::string::npos);
+  EXPECT_EQ(exit_report(std::runtime_error("spawn failed")).code, exit_internal);
 }

@@ -189,7 +189,7 @@ TEST(Store, ImportIsIdempotentAndLossless) {
   const json exported = a.export_results();
 
   Store b(":memory:", Store::Mode::read_write_create);
-  EXPECT_TRUE(b.import_run(exported["runs"][0]));
-  EXPECT_FALSE(b.import_run(exported["runs"][0])) << "importing the same run twice changes nothing";
+  EXPECT_TRUE(b.import_run(run_from_json(exported["runs"][0], "run")));
+  EXPECT_FALSE(b.import_run(run_from_json(exported["runs"][0], "run"))) << "importing the same run twice changes nothing";
   EXPECT_EQ(b.export_results(), exported);
 }

@@ -28,9 +28,9 @@ TEST(Theory, EffectiveBandwidthCountsReadsAndWritesInDecimalGigabytes) {
 }
 
 TEST(Theory, PcieBandwidthAccountsForLineEncoding) {
-  EXPECT_NEAR(*pcie_bandwidth_gbs(3, 16), 8.0 * 16 * 128 / 130 / 8, 1e-12);   // ~15.75 GB/s
-  EXPECT_NEAR(*pcie_bandwidth_gbs(5, 16), 32.0 * 16 * 128 / 130 / 8, 1e-12);  // ~63.0 GB/s
-  EXPECT_NEAR(*pcie_bandwidth_gbs(2, 16), 5.0 * 16 * 0.8 / 8, 1e-12);         // 8b/10b
+  EXPECT_NEAR(*pcie_bandwidth_gbs(3, 16), 8.0 * 16 * 128 / 130 / 8, 1e-12);  // ~15.75 GB/s
+  EXPECT_NEAR(*pcie_bandwidth_gbs(5, 16), 32.0 * 16 * 128 / 130 / 8, 1e-12); // ~63.0 GB/s
+  EXPECT_NEAR(*pcie_bandwidth_gbs(2, 16), 5.0 * 16 * 0.8 / 8, 1e-12);        // 8b/10b
   EXPECT_FALSE(pcie_bandwidth_gbs(0, 16).has_value());
   EXPECT_FALSE(pcie_bandwidth_gbs(4, 0).has_value());
 }
@@ -52,6 +52,30 @@ TEST(Theory, AmdahlAndGustafson) {
   EXPECT_NEAR(gustafson_speedup(0.9, 10), 10 + 0.1 * -9, 1e-12);
   EXPECT_NEAR(gustafson_speedup(1.0, 64), 64.0, 1e-12);
   EXPECT_THROW(amdahl_speedup(1.5, 2), std::invalid_argument);
+}
+
+TEST(Theory, MeasuredSpeedupHoldsTheSerialTimeInBothTimes) {
+  // 1 ms serial, 9 ms parallel on the base, 1 ms on 9x the processors: 10 / 2.
+  EXPECT_DOUBLE_EQ(measured_speedup(1.0, 9.0, 1.0), 5.0);
+  // Exactly Amdahl's law when the parallel phase scales ideally: P = 0.9, N = 9.
+  EXPECT_NEAR(measured_speedup(1.0, 9.0, 9.0 / 9), amdahl_speedup(0.9, 9), 1e-12);
+  // Weak scaling: the grown problem takes N x p on the base and p on N; Gustafson's law with
+  // P = p / (s + p).
+  const double s = 1.0, p = 3.0, n = 8;
+  EXPECT_NEAR(measured_speedup(s, n * p, p), gustafson_speedup(p / (s + p), n), 1e-12);
+  EXPECT_DOUBLE_EQ(parallel_efficiency(6.0, 8), 0.75);
+  EXPECT_THROW(measured_speedup(0, 1, 0), std::invalid_argument);
+  EXPECT_THROW(parallel_efficiency(1, 0), std::invalid_argument);
+}
+
+TEST(Theory, SmBandwidthModelRisesLinearlyToTheDramLimit) {
+  // 150 GB/s per SM against a 3000 GB/s limit: the knee at 20 SMs.
+  EXPECT_DOUBLE_EQ(bandwidth_knee_sm_count(150, 3000), 20.0);
+  EXPECT_DOUBLE_EQ(sm_bandwidth_model_gbs(8, 150, 3000), 1200.0);
+  EXPECT_DOUBLE_EQ(sm_bandwidth_model_gbs(20, 150, 3000), 3000.0);
+  EXPECT_DOUBLE_EQ(sm_bandwidth_model_gbs(132, 150, 3000), 3000.0);
+  EXPECT_THROW(sm_bandwidth_model_gbs(8, 0, 3000), std::invalid_argument);
+  EXPECT_THROW(bandwidth_knee_sm_count(150, 0), std::invalid_argument);
 }
 
 TEST(Theory, DeviceJsonRoundTripKeepsTheFactsAndTheLimit) {

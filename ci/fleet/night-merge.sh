@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# The night's last step, after every node's task succeeded: merge the night's databases into the
+# persistent history, publish the report, and judge every run of the night (not only the newest:
+# `--device all` and `--repeat` store several per node) against the history's pinned baseline.
+# Runs as a Slurm job (slurm-submit.sh) or as the Kubernetes merge Job.
+# Environment:
+#   APOD_RESULTS         the night's directory, holding one database per node (required)
+#   APOD_HISTORY         the persistent history (default /shared/apod/history.db)
+#   APOD_PUBLISH         where the report goes, as index.html (default /shared/www/apod)
+#   APOD                 the apod binary (default: apod on PATH)
+#   APOD_COMPARE_CONFIG  an `apod compare --config` file (default: none, compare's defaults)
+# Writes the verdicts to $APOD_RESULTS/compare.md (markdown) and to the job's log.
+# Exit: 0 no regression; 1 a regression in any run of the night; 2 bad input (no database, no
+# pinned baseline, a failed merge or report).
+#SBATCH --job-name=apod-merge
+#SBATCH --time=00:10:00
+#SBATCH --output=apod-merge-%j.log
+set -euo pipefail
+shopt -s nullglob
+results=${APOD_RESULTS:?APOD_RESULTS must name the night\'s directory (slurm-submit.sh sets it)}
+history=${APOD_HISTORY:-/shared/apod/history.db}
+publish=${APOD_PUBLISH:-/shared/www/apod}
+apod=${APOD:-apod}
+verdicts=$results/compare.md
+
+# Judges every run of the night against the pinned baseline; the verdicts go to $verdicts and the
+# result is the worst exit code (2 over 1 over 0). The one place the recipe compares: one
+# `apod compare --batch` call can replace the loop once compare takes a whole batch.
+judge_night() {  # judge_night RUN_ID...
+  local baseline run code worst=0 config=()
+  if ! baseline=$("$apod" baseline show --db "$history"); then
+    echo "night-merge: no baseline pinned in $history, so the night is stored and reported but" \
+      "not judged; pin one with: apod baseline set RUN --db $history" >> "$verdicts"
+    return 2
+  fi
+  if [[ -n ${APOD_COMPARE_CONFIG:-} ]]; then
+    config=(--config "$APOD_COMPARE_CONFIG")
+  fi
+  for run in "$@"; do
+    code=0
+    "$apod" compare --db "$history" "${config[@]}" --format markdown "$baseline" "$run" \
+      >> "$verdicts" || code=$?
+    if ((code > worst)); then
+      worst=$code
+    fi
+  done
+  return "$worst"
+}
+
+databases=("$results"/*.db)
+if ((${#databases[@]} == 0)); then
+  echo "night-merge: no node database in $results: nothing to merge" >&2
+  exit 2
+fi
+runs=()  # the ids of the night's runs, from every database
+for db in "${databases[@]}"; do
+  listing=$("$apod" list --runs --db "$db")
+  mapfile -t -O "${#runs[@]}" runs < <(awk 'NR > 1 && NF { print $1 }' <<< "$listing")
+done
+"$apod" merge "$history" "${databases[@]}"
+mkdir -p "$publish"
+"$apod" report --db "$history" --out "$publish/index.html"
+: > "$verdicts"
+status=0
+judge_night "${runs[@]}" || status=$?
+cat "$verdicts"
+echo "night-merge: the night's ${#runs[@]} run(s) from ${#databases[@]} database(s), exit $status"
+exit "$status"

@@ -1,0 +1,68 @@
+// A stored run as one record: its facts, its experiments and their measurements. The wire form
+// of a Measurement, an experiment and a run (docs/results-format.md) is defined here once:
+// to_json / *_from_json are the only code that spells their fields, and export, import, merge,
+// the store's read-out, compare and the report all go through them. *_from_json is also the
+// validation: whatever it accepts, the store can hold and export again.
+#pragma once
+
+#include "core/measurement.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace apod {
+
+/// One experiment of a run with its measurements (what the runner hands to the store in one
+/// transaction, and what the store gives back).
+struct ExperimentRecord {
+  std::string name;
+  int version = 1;
+  std::string status = "complete";  ///< one of experiment_statuses
+  std::string error;                ///< why it failed, or why it was skipped
+  std::string started_at;
+  std::optional<double> wall_s;
+  std::vector<Measurement> measurements;
+};
+
+inline constexpr const char* experiment_statuses[] = {"complete", "failed", "skipped"};
+inline constexpr const char* run_statuses[] = {"running", "complete", "partial", "failed", "interrupted"};
+
+struct RunRecord {
+  std::string id;  ///< 1 to 64 lowercase hex digits
+  std::string label;
+  std::string started_at;
+  std::optional<std::string> finished_at;
+  std::string status = "running";  ///< one of run_statuses
+  std::string apod_version = "unknown";
+  json environment = json::object();  ///< provenance (writer, plan, sampling, gpu_state, ...)
+  json device = json::object();       ///< the device's facts during this run (to_json(DeviceInfo))
+  std::vector<ExperimentRecord> experiments;
+  json telemetry = json::array();     ///< NVML readings, each an object
+
+  /// The device's name and UUID from its facts ("" where absent).
+  std::string device_name() const;
+  std::string device_uuid() const;
+  /// Every measurement of the run, in experiment order.
+  std::vector<const Measurement*> measurements() const;
+};
+
+/// The wire form of a measurement: its fields, the statistics of its used samples
+/// (summarize()), and its status and failure text (point_status()).
+json to_json(const Measurement& m);
+/// Reads and checks a measurement's wire form; `where` names it in messages
+/// ("runs[0].measurements[3]"). Stored statistics are checked for type and then ignored: they
+/// are recomputed from the samples. Throws InputError naming the first offending field.
+Measurement measurement_from_json(const json& j, const std::string& where);
+
+json to_json(const ExperimentRecord& e);  ///< without its measurements (the run lists those)
+json to_json(const RunRecord& r);
+/// Reads and checks a run object of an apod-results document (validate() included).
+RunRecord run_from_json(const json& j, const std::string& where);
+
+/// The rules every run must meet however it arrives (import, merge, the store's read-out):
+/// a hex id, known statuses, a device with a name, experiments named once, finite samples with
+/// one flag each. Throws InputError naming `where` and the field.
+void validate(const RunRecord& r, const std::string& where);
+
+}  // namespace apod

@@ -1,0 +1,167 @@
+// The schema of an apod database and its migrations, and the identity checks made on opening:
+// PRAGMA application_id marks the file as apod's, user_version is the schema version.
+#include "core/errors.hpp"
+#include "store/store.hpp"
+
+#include <fmt/format.h>
+
+namespace apod {
+
+namespace {
+
+// Migrations in order: migrations[v] takes a database from user_version v to v + 1.
+// Never edit a released entry; append a new one.
+const char* const migrations[] = {
+    R"sql(
+CREATE TABLE device (
+  id    INTEGER PRIMARY KEY,
+  uuid  TEXT NOT NULL UNIQUE,
+  name  TEXT NOT NULL
+);
+CREATE TABLE run (
+  id            TEXT PRIMARY KEY,
+  label         TEXT NOT NULL DEFAULT '',
+  started_at    TEXT NOT NULL,
+  finished_at   TEXT,
+  status        TEXT NOT NULL CHECK (status IN ('running','complete','partial','failed','interrupted')),
+  apod_version  TEXT NOT NULL,
+  device_id     INTEGER NOT NULL REFERENCES device(id),
+  device_facts  TEXT NOT NULL,            -- JSON: the device as it was during this run
+  environment   TEXT NOT NULL DEFAULT '{}' -- JSON: provenance
+);
+CREATE TABLE experiment_run (
+  id          INTEGER PRIMARY KEY,
+  run_id      TEXT NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  version     INTEGER NOT NULL,
+  status      TEXT NOT NULL CHECK (status IN ('complete','failed')),
+  error       TEXT,
+  started_at  TEXT NOT NULL,
+  wall_s      REAL,
+  UNIQUE (run_id, name)
+);
+CREATE TABLE measurement (
+  id                 INTEGER PRIMARY KEY,
+  experiment_run_id  INTEGER NOT NULL REFERENCES experiment_run(id) ON DELETE CASCADE,
+  params     TEXT NOT NULL,               -- JSON object: the point's axes
+  metric     TEXT NOT NULL,
+  unit       TEXT NOT NULL,
+  direction  TEXT NOT NULL CHECK (direction IN ('higher','lower')),
+  median REAL, min REAL, max REAL, mean REAL, stddev REAL,
+  n          INTEGER NOT NULL,
+  verified   INTEGER NOT NULL,
+  status     TEXT NOT NULL CHECK (status IN ('ok','failed')),
+  error      TEXT,
+  extra      TEXT NOT NULL DEFAULT '{}'
+);
+CREATE INDEX measurement_by_experiment ON measurement(experiment_run_id);
+CREATE TABLE sample (
+  measurement_id  INTEGER NOT NULL REFERENCES measurement(id) ON DELETE CASCADE,
+  seq             INTEGER NOT NULL,
+  value           REAL NOT NULL,
+  PRIMARY KEY (measurement_id, seq)
+) WITHOUT ROWID;
+)sql",
+    // 2: statistics beyond median/min/max, sampling outcome, comparability keys, excluded
+    // samples, and telemetry sampled during the run.
+    R"sql(
+ALTER TABLE measurement ADD COLUMN rsd REAL;
+ALTER TABLE measurement ADD COLUMN q1 REAL;
+ALTER TABLE measurement ADD COLUMN q3 REAL;
+ALTER TABLE measurement ADD COLUMN iqr REAL;
+ALTER TABLE measurement ADD COLUMN ci_low REAL;
+ALTER TABLE measurement ADD COLUMN ci_high REAL;
+ALTER TABLE measurement ADD COLUMN stop_reason TEXT NOT NULL DEFAULT 'fixed';
+ALTER TABLE measurement ADD COLUMN noisy INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE measurement ADD COLUMN dropped INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE measurement ADD COLUMN comparability_key TEXT;
+CREATE INDEX measurement_by_key ON measurement(comparability_key);
+ALTER TABLE sample ADD COLUMN excluded INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE telemetry (
+  run_id  TEXT NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+  seq     INTEGER NOT NULL,
+  reading TEXT NOT NULL,   -- JSON: t_s, clocks, temperature, power, throttle reasons
+  PRIMARY KEY (run_id, seq)
+) WITHOUT ROWID;
+CREATE TABLE setting (   -- small named values, e.g. the pinned baseline run
+  name   TEXT PRIMARY KEY,
+  value  TEXT NOT NULL
+);
+)sql",
+    // 3: an experiment may be 'skipped' (a feature the device lacks), with its reason in error.
+    // SQLite cannot change a CHECK constraint in place: the table is rebuilt (foreign keys are
+    // off while migrating, so measurement's references to experiment_run(id) stay as they are).
+    R"sql(
+CREATE TABLE experiment_run_v3 (
+  id          INTEGER PRIMARY KEY,
+  run_id      TEXT NOT NULL REFERENCES run(id) ON DELETE CASCADE,
+  name        TEXT NOT NULL,
+  version     INTEGER NOT NULL,
+  status      TEXT NOT NULL CHECK (status IN ('complete','failed','skipped')),
+  error       TEXT,
+  started_at  TEXT NOT NULL,
+  wall_s      REAL,
+  UNIQUE (run_id, name)
+);
+INSERT INTO experiment_run_v3(id, run_id, name, version, status, error, started_at, wall_s)
+  SELECT id, run_id, name, version, status, error, started_at, wall_s FROM experiment_run;
+DROP TABLE experiment_run;
+ALTER TABLE experiment_run_v3 RENAME TO experiment_run;
+)sql",
+};
+constexpr int migration_count = sizeof(migrations) / sizeof(migrations[0]);
+static_assert(migration_count == Store::schema_version);
+
+int64_t pragma_int(sqlite::Database& db, const char* pragma) {
+  sqlite::Statement st(db, std::string("PRAGMA ") + pragma);
+  return st.step() ? st.get_int(0) : 0;
+}
+
+}  // namespace
+
+void Store::check_identity(bool may_initialise) {
+  // One snapshot for all three reads: another process may be creating the schema right now,
+  // and tables from after its commit with an application_id from before it look foreign.
+  sqlite::ReadTransaction snapshot(*db_);
+  int64_t app_id = 0;
+  try {
+    app_id = pragma_int(*db_, "application_id");
+  } catch (const sqlite::Error& e) {
+    if ((e.code() & 0xff) == SQLITE_NOTADB)
+      throw InputError(fmt::format("'{}' is not a SQLite database (is it truncated or another kind of file?)", db_->path()));
+    throw;
+  }
+  const int64_t version = pragma_int(*db_, "user_version");
+  sqlite::Statement tables(*db_, "SELECT count(*) FROM sqlite_master");
+  tables.step();
+  const int64_t table_count = tables.get_int(0);
+  if (app_id == application_id) {
+    if (version > schema_version)
+      throw InputError(fmt::format(
+          "'{}' has schema version {}, newer than this apod understands ({}); upgrade apod to read it",
+          db_->path(), version, schema_version));
+    return;
+  }
+  if (app_id == 0 && table_count == 0) {
+    if (!may_initialise) throw InputError(fmt::format("'{}' is empty, not an apod database", db_->path()));
+    return;
+  }
+  throw InputError(fmt::format(
+      "'{}' is not an apod database (application_id {:#x}, {} schema objects); refusing to change it",
+      db_->path(), app_id, table_count));
+}
+
+void Store::migrate() {
+  int64_t version = pragma_int(*db_, "user_version");
+  if (version == schema_version && pragma_int(*db_, "application_id") == application_id) return;
+  sqlite::Transaction tx(*db_);
+  version = pragma_int(*db_, "user_version");  // again under the lock: another process may have migrated
+  for (; version < schema_version; ++version) {
+    db_->exec(migrations[version]);
+    db_->exec(fmt::format("PRAGMA user_version = {}", version + 1));
+  }
+  db_->exec(fmt::format("PRAGMA application_id = {}", application_id));
+  tx.commit();
+}
+
+}  // namespace apod

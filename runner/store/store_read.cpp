@@ -1,0 +1,151 @@
+// The store's read-out: a stored run as a RunRecord (run_record.hpp), checked by the same rules
+// as every run that comes in, and the apod-results document of several.
+#include "core/errors.hpp"
+#include "core/results_json.hpp"
+#include "store/store.hpp"
+
+#include <fmt/format.h>
+
+namespace apod {
+
+namespace {
+
+// Text read back is apod's, but a label given on a command line or a file changed by another
+// program may hold bytes that are not UTF-8, which JSON cannot carry: such bytes become U+FFFD,
+// so that an export never fails on them. (Depth is bounded by parse_stored.)
+void replace_invalid_utf8(json& j) {
+  if (j.is_string()) {
+    try {
+      (void)j.dump();
+    } catch (const json::type_error&) {
+      j = json::parse(j.dump(-1, ' ', false, json::error_handler_t::replace));
+    }
+  } else if (j.is_structured()) {
+    for (auto& child : j) replace_invalid_utf8(child);
+  }
+}
+
+std::string valid_utf8(const std::string& text) {
+  json j = text;
+  replace_invalid_utf8(j);
+  return j.get<std::string>();
+}
+
+}  // namespace
+
+std::vector<RunRecord> Store::read_runs(const std::vector<std::string>& run_ids) try {
+  std::vector<std::string> ids;
+  if (run_ids.empty()) {
+    for (const auto& r : list_runs()) ids.push_back(r.id);
+  } else {
+    for (const auto& id : run_ids) ids.push_back(resolve_run_id(id));
+  }
+  std::vector<RunRecord> runs;
+  for (const auto& id : ids) runs.push_back(read_run(id));
+  return runs;
+} catch (const sqlite::Error& e) {
+  storage_failure(db_->path(), e, false);
+}
+
+json Store::export_results(const std::vector<std::string>& run_ids) try {
+  return results_document(read_runs(run_ids));
+} catch (const json::exception& e) {
+  storage_failure(db_->path(), e, false);
+}
+
+namespace {
+
+// The measurements of one stored experiment, their samples and flags in order.
+std::vector<Measurement> read_measurements(sqlite::Database& db, int64_t experiment_run_id,
+                                           const std::string& experiment,
+                                           json (*parse)(const std::string&)) {
+  sqlite::Statement meas(db,
+      "SELECT id, params, metric, unit, direction, verified, status, error, extra, stop_reason, noisy, "
+      "comparability_key FROM measurement WHERE experiment_run_id = ?1 ORDER BY id");
+  sqlite::Statement samples(db, "SELECT value, excluded FROM sample WHERE measurement_id = ?1 ORDER BY seq");
+  meas.bind(1, experiment_run_id);
+  std::vector<Measurement> out;
+  while (meas.step()) {
+    Measurement m;
+    m.experiment = experiment;
+    m.params = parse(meas.get_text(1));
+    m.metric = meas.get_text(2);
+    m.unit = meas.get_text(3);
+    m.direction = meas.get_text(4) == "lower" ? Direction::lower : Direction::higher;
+    m.verified = meas.get_int(5) != 0;
+    m.error = meas.get_optional_text(7).value_or("");
+    m.extra = parse(meas.get_text(8));
+    m.stop_reason = meas.get_text(9);
+    m.noisy = meas.get_int(10) != 0;
+    m.comparability_key = meas.get_optional_text(11).value_or("");
+    samples.reset();
+    samples.bind(1, meas.get_int(0));
+    while (samples.step()) {
+      m.samples.push_back(samples.get_double(0));
+      m.excluded.push_back(static_cast<uint8_t>(samples.get_int(1)));
+    }
+    // A point stored as failed stays failed, with its reason (as measurement_from_json reads it).
+    if (m.error.empty() && meas.get_text(6) == "failed" && point_status(m).ok()) m.error = "failed (no reason recorded)";
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+}  // namespace
+
+RunRecord Store::read_run(const std::string& run_id) try {
+  sqlite::Statement run(*db_,
+      "SELECT id, label, started_at, finished_at, status, apod_version, device_facts, environment "
+      "FROM run WHERE id = ?1");
+  run.bind(1, run_id);
+  if (!run.step()) throw InputError("no run " + run_id);
+  RunRecord r;
+  r.id = run.get_text(0);
+  r.label = run.get_text(1);
+  r.started_at = run.get_text(2);
+  r.finished_at = run.get_optional_text(3);
+  r.status = status_shown(r.id, run.get_text(4));
+  r.apod_version = run.get_text(5);
+  r.environment = parse_stored(run.get_text(7));
+  r.device = parse_stored(run.get_text(6));
+
+  sqlite::Statement exps(*db_,
+      "SELECT id, name, version, status, error, started_at, wall_s FROM experiment_run "
+      "WHERE run_id = ?1 ORDER BY id");
+  exps.bind(1, run_id);
+  while (exps.step()) {
+    ExperimentRecord e{exps.get_text(1), static_cast<int>(exps.get_int(2)), exps.get_text(3),
+                       exps.get_optional_text(4).value_or(""), exps.get_text(5), exps.get_optional_double(6), {}};
+    e.measurements = read_measurements(*db_, exps.get_int(0), e.name, &Store::parse_stored);
+    r.experiments.push_back(std::move(e));
+  }
+  sqlite::Statement tel(*db_, "SELECT reading FROM telemetry WHERE run_id = ?1 ORDER BY seq");
+  tel.bind(1, run_id);
+  while (tel.step()) r.telemetry.push_back(parse_stored(tel.get_text(0)));
+  replace_invalid_utf8(r.environment);
+  replace_invalid_utf8(r.device);
+  replace_invalid_utf8(r.telemetry);
+  for (std::string* text : {&r.label, &r.apod_version, &r.started_at}) *text = valid_utf8(*text);
+  for (auto& e : r.experiments) {
+    for (std::string* text : {&e.name, &e.status, &e.error, &e.started_at}) *text = valid_utf8(*text);
+    for (auto& m : e.measurements) {
+      replace_invalid_utf8(m.params);
+      replace_invalid_utf8(m.extra);
+      for (std::string* text : {&m.experiment, &m.metric, &m.unit, &m.error, &m.comparability_key})
+        *text = valid_utf8(*text);
+    }
+  }
+  try {
+    validate(r, "run " + r.id);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("'{}' holds a run that apod would not import ({}); it was changed outside apod",
+                                 db_->path(), e.what()));
+  }
+  return r;
+} catch (const sqlite::Error& e) {
+  storage_failure(db_->path(), e, false);
+} catch (const json::exception& e) {
+  storage_failure(db_->path(), e, false);
+}
+
+}  // namespace apod
