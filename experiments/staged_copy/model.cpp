@@ -8,17 +8,9 @@
 
 namespace apod {
 
-AmdahlSamples amdahl_limits(const std::vector<double>& parallel_fractions, const std::vector<uint8_t>& excluded_in) {
-  AmdahlSamples out;
-  for (size_t i = 0; i < parallel_fractions.size(); ++i) {
-    if (!(parallel_fractions[i] < 1)) {  // NaN has no limit either
-      ++out.left_out;
-      continue;
-    }
-    out.limits.push_back(amdahl_limit(parallel_fractions[i]));
-    out.excluded.push_back(i < excluded_in.size() ? excluded_in[i] : 0);
-  }
-  return out;
+Series amdahl_limits(const Series& parallel_fractions, size_t& left_out) {
+  // `p < 1` is false for NaN too.
+  return parallel_fractions.where([](double p) { return p < 1; }, &left_out).map(amdahl_limit);
 }
 
 double staged_estimate_ms(double transfer_ms, double kernel_ms, int n_streams) {
@@ -32,7 +24,8 @@ double staged_estimate_ms(double transfer_ms, double kernel_ms, int n_streams) {
 
 int64_t iterations_for_time(int64_t iterations_a, double time_a_ms, int64_t iterations_b,
                             double time_b_ms, double target_ms) {
-  if (iterations_a < 1 || iterations_b <= iterations_a || time_a_ms <= 0 || time_b_ms <= 0 || target_ms <= 0)
+  if (iterations_a < 1 || iterations_b <= iterations_a || time_a_ms <= 0 || time_b_ms <= 0 ||
+      target_ms <= 0)
     throw std::invalid_argument("need 1 <= iterations_a < iterations_b and positive times");
   const double slope_ms = (time_b_ms - time_a_ms) / double(iterations_b - iterations_a);
   const double iterations = slope_ms > 0 ? iterations_a + (target_ms - time_a_ms) / slope_ms
@@ -42,13 +35,15 @@ int64_t iterations_for_time(int64_t iterations_a, double time_a_ms, int64_t iter
 }
 
 AffineMap32 affine_power(AffineMap32 step, uint64_t steps) {
-  AffineMap32 result;  // identity
+  AffineMap32 result; // identity
   // result accumulates step^(bits seen so far); composing g after f is g(f(x)).
   for (; steps; steps >>= 1) {
-    if (steps & 1) result = {step.multiplier * result.multiplier, step.multiplier * result.increment + step.increment};
+    if (steps & 1)
+      result = {step.multiplier * result.multiplier,
+                step.multiplier * result.increment + step.increment};
     step = {step.multiplier * step.multiplier, step.multiplier * step.increment + step.increment};
   }
   return result;
 }
 
-}  // namespace apod
+} // namespace apod

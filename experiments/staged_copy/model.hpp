@@ -1,11 +1,12 @@
-// Host-side arithmetic of the staged-copy experiment (experiments/staged_copy.cu): the guide's
+// Host-side arithmetic of the staged-copy experiment (staged_copy.cu): the guide's
 // estimate of the overall time, the choice of a kernel length that matches the transfer, and the
 // closed form of the kernel's work that lets the host check every element cheaply.
 #pragma once
 
+#include "core/series.hpp"
+
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 namespace apod {
 
@@ -18,15 +19,9 @@ namespace apod {
 double staged_estimate_ms(double transfer_ms, double kernel_ms, int n_streams);
 
 /// Amdahl's limit 1 / (1 - P) per sample pair, for the pairs that have one: P_i >= 1 (a tE sample
-/// longer than its total, timed apart) has none and is left out, `left_out` counts them.
-/// `limits` and `excluded` keep the order of the pairs kept; `excluded` carries their flags
-/// (a pair past the end of `excluded_in` is unflagged).
-struct AmdahlSamples {
-  std::vector<double> limits;
-  std::vector<uint8_t> excluded;
-  size_t left_out = 0;
-};
-AmdahlSamples amdahl_limits(const std::vector<double>& parallel_fractions, const std::vector<uint8_t>& excluded_in);
+/// longer than its total, timed apart) or NaN has none and is left out; `left_out` counts them.
+/// The pairs kept keep their order, flags, stop reason and noisiness.
+Series amdahl_limits(const Series& parallel_fractions, size_t& left_out);
 
 /// Iterations that should make a kernel take `target_ms`, from two timed runs (iterations_a
 /// taking time_a_ms, iterations_b taking time_b_ms) and a straight line through them: the
@@ -44,4 +39,4 @@ struct AffineMap32 {
 };
 AffineMap32 affine_power(AffineMap32 step, uint64_t steps);
 
-}  // namespace apod
+} // namespace apod

@@ -2,14 +2,13 @@
 // one array copied host-to-device from pinned memory and processed by a kernel, either
 // sequentially (the whole copy, then the kernel over all of it) or in nStreams stages, each stream
 // copying its own chunk and running the kernel on it, so that one stage's kernel overlaps the next
-// stage's copy. The guide's estimate (runner/staged_model.cpp) assumes tE and tT comparable, so the
-// kernel's work per element is calibrated at run time until its time matches the measured copy.
-#include "core/bandwidth.hpp"
+// stage's copy. The guide's estimate (model.cpp) assumes tE and tT comparable, so the kernel's
+// work per element is calibrated at run time until its time matches the measured copy.
+#include "model.hpp"
+
 #include "core/cuda_memory.cuh"
 #include "core/experiment.hpp"
-#include "core/sampling.hpp"
-#include "model.hpp"
-#include "core/theory.hpp"
+#include "core/series.hpp"
 #include "core/timing.cuh"
 #include "core/verify.hpp"
 
@@ -24,37 +23,55 @@ namespace apod {
 namespace {
 
 constexpr int threads_per_block = 256;                // the guide's nThreads
-constexpr int stream_counts[] = {1, 2, 4, 8, 16, 32};  // nStreams; n divides by 256 x 32
+constexpr int stream_counts[] = {1, 2, 4, 8, 16, 32}; // nStreams; n divides by 256 x 32
 constexpr uint64_t seed = 0x57A6ED;
 // Numerical Recipes' LCG step. Its k-fold composition is again affine, so the host checks every
 // element with one multiply-add however many steps the kernel took (AffineMap32, affine_power).
 constexpr AffineMap32 lcg_step{1664525u, 1013904223u};
 
+const Metric transfer_ms_metric{"transfer_ms", "ms", Direction::lower};
+const Metric kernel_ms_metric{"kernel_ms", "ms", Direction::lower};
+const Metric total_ms_metric{"total_ms", "ms", Direction::lower};
+const Metric model_ms_metric{"model_ms", "ms", Direction::lower};
+const Metric parallel_fraction_metric{"parallel_fraction", "1", Direction::higher};
+const Metric amdahl_limit_metric{"amdahl_limit", "x", Direction::higher};
+const Metric h2d_bandwidth_metric{"h2d_bandwidth", "GB/s", Direction::higher};
+
+// Every sample of a fixed-count timing, with the monitor's flags.
+Series series_of(const TimedSamples& t) {
+  return Series(t.ms, t.excluded, t.stop_reason, t.noisy);
+}
+
 // The guide's kernel is unspecified; this one does `iterations` dependent integer multiply-adds
 // per element, in place, so its time can be set to match the copy's. The step's coefficients are
 // arguments, not constants, so the compiler cannot fold several steps into one.
-__global__ void lcg_kernel(uint32_t* data, int iterations, uint32_t multiplier, uint32_t increment) {
+__global__ void lcg_kernel(uint32_t* data, int iterations, uint32_t multiplier,
+                           uint32_t increment) {
   const size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x;
   uint32_t x = data[i];
-  for (int k = 0; k < iterations; ++k) x = x * multiplier + increment;
+  for (int k = 0; k < iterations; ++k)
+    x = x * multiplier + increment;
   data[i] = x;
 }
 
-class OwnedEvent {  // ordering only: no timestamps, so recording one is cheap
- public:
+class OwnedEvent { // ordering only: no timestamps, so recording one is cheap
+public:
   OwnedEvent() { APOD_CUDA(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming)); }
-  ~OwnedEvent() { if (event_) cudaEventDestroy(event_); }
+  ~OwnedEvent() {
+    if (event_)
+      cudaEventDestroy(event_);
+  }
   OwnedEvent(OwnedEvent&& o) noexcept : event_(std::exchange(o.event_, nullptr)) {}
   OwnedEvent(const OwnedEvent&) = delete;
   OwnedEvent& operator=(const OwnedEvent&) = delete;
   cudaEvent_t get() const { return event_; }
 
- private:
+private:
   cudaEvent_t event_ = nullptr;
 };
 
 struct Setup {
-  size_t n = 0;  // 4-byte words
+  size_t n = 0; // 4-byte words
   PinnedBuffer<uint32_t>& host;
   DeviceBuffer<uint32_t>& device;
   std::vector<uint32_t> result;
@@ -78,7 +95,8 @@ struct Setup {
     const AffineMap32 expected = affine_power(lcg_step, uint64_t(iterations) * passes);
     return parallel_count(n, [&](size_t b, size_t e) {
       size_t bad = 0;
-      for (size_t i = b; i < e; ++i) bad += result[i] != expected(host[i]);
+      for (size_t i = b; i < e; ++i)
+        bad += result[i] != expected(host[i]);
       return bad;
     });
   }
@@ -89,13 +107,16 @@ double median_kernel_ms(const ExperimentContext& ctx, Setup& setup, int iters, c
   SamplingPolicy few = ctx.options.sampling;
   few.warmup = 1;
   few.min_samples = 3;
-  return summarize(time_fixed_ms(few, s, [&](cudaStream_t st) { setup.kernel(0, setup.n, iters, st); })).median;
+  const auto times =
+      time_fixed_ms(few, s, [&](cudaStream_t st) { setup.kernel(0, setup.n, iters, st); });
+  return series_of(times).summary().median;
 }
 
 // Two timed lengths, a straight line through them, one correction with the chosen length.
 json calibrate(const ExperimentContext& ctx, Setup& setup, double target_ms, cudaStream_t s) {
   const int iters_a = 128, iters_b = 512;
-  const double t_a = median_kernel_ms(ctx, setup, iters_a, s), t_b = median_kernel_ms(ctx, setup, iters_b, s);
+  const double t_a = median_kernel_ms(ctx, setup, iters_a, s),
+               t_b = median_kernel_ms(ctx, setup, iters_b, s);
   int chosen = int(iterations_for_time(iters_a, t_a, iters_b, t_b, target_ms));
   const double t_chosen = median_kernel_ms(ctx, setup, chosen, s);
   json log = json::array({{iters_a, t_a}, {iters_b, t_b}, {chosen, t_chosen}});
@@ -106,24 +127,13 @@ json calibrate(const ExperimentContext& ctx, Setup& setup, double target_ms, cud
     log.push_back({chosen, median_kernel_ms(ctx, setup, chosen, s)});
   }
   setup.iterations = chosen;
-  return log;  // [iterations, median ms] pairs, in the order tried
+  return log; // [iterations, median ms] pairs, in the order tried
 }
 
-// `excluded`: the monitor's flags per sample, merged from every series the figure is made of.
-Measurement measurement_of(json params, const char* metric, const char* unit, Direction direction,
-                           std::vector<double> samples, std::vector<uint8_t> excluded, const json& extra,
-                           size_t wrong) {
-  Measurement m;
-  m.params = std::move(params);
-  m.metric = metric;
-  m.unit = unit;
-  m.direction = direction;
-  m.samples = std::move(samples);
-  m.verified = wrong == 0;
-  m.extra = extra;
-  m.extra["elements_wrong"] = wrong;
-  apply_fixed_exclusions(m, std::move(excluded));
-  return m;
+// A point's extra with the count of elements its output check found wrong (0: verified).
+json with_wrong(json extra, size_t wrong) {
+  extra["elements_wrong"] = wrong;
+  return extra;
 }
 
 // total_ms, model_ms and Amdahl's P for one configuration, each per sample pair, and for the
@@ -133,44 +143,58 @@ Measurement measurement_of(json params, const char* metric, const char* unit, Di
 // the other pairs and counts the left-out ones in extra.pairs_without_limit (the point fails only
 // when no pair has a limit). In a staged configuration the kernel overlaps the copy, so P is the
 // share of the total the kernel covers and comes close to 1 with many streams; 1/(1-P) says
-// nothing there that the copy time tT does not bound better, so it is not recorded.
-void record_configuration(ExperimentContext& ctx, const json& params, int n_streams, const TimedSamples& total_ms,
-                          const TimedSamples& transfer_ms, const TimedSamples& kernel_ms, const json& extra,
-                          size_t wrong) {
-  const size_t count = total_ms.size();
-  std::vector<double> model(count), fraction(count);
-  for (size_t i = 0; i < count; ++i) {
-    model[i] = staged_estimate_ms(transfer_ms[i], kernel_ms[i], n_streams);
-    // P: the share of the total that is the (parallel) kernel; the rest is the copy.
-    fraction[i] = kernel_ms[i] / total_ms[i];
-  }
-  std::vector<uint8_t> model_excluded = transfer_ms.excluded, fraction_excluded = total_ms.excluded;
-  merge_excluded(model_excluded, kernel_ms.excluded);
-  merge_excluded(fraction_excluded, kernel_ms.excluded);
-  const auto lower = Direction::lower, higher = Direction::higher;
-  ctx.record(measurement_of(params, "total_ms", "ms", lower, total_ms.ms, total_ms.excluded, extra, wrong));
-  ctx.record(measurement_of(params, "model_ms", "ms", lower, model, model_excluded, extra, wrong));
-  ctx.record(measurement_of(params, "parallel_fraction", "1", higher, fraction, fraction_excluded, extra, wrong));
-  if (params.value("mode", "") != "sequential") return;
+// nothing there that the copy time tT does not bound better, so it is not recorded. Series::zip
+// takes the i-th sample of each series and leaves a pair out when either was flagged.
+void record_configuration(ExperimentContext& ctx, const json& params, int n_streams,
+                          const Series& total, const Series& transfer, const Series& kernel,
+                          const json& extra, size_t wrong) {
+  const Series model = Series::zip(transfer, kernel, [n_streams](double t, double e) {
+    return staged_estimate_ms(t, e, n_streams);
+  });
+  // P: the share of the total that is the (parallel) kernel; the rest is the copy.
+  const Series fraction = Series::zip(total, kernel, [](double all, double e) { return e / all; });
+  const bool verified = wrong == 0;
+  const json e = with_wrong(extra, wrong);
+  ctx.record(make_measurement(params, total_ms_metric, total, verified, e));
+  ctx.record(make_measurement(params, model_ms_metric, model, verified, e));
+  ctx.record(make_measurement(params, parallel_fraction_metric, fraction, verified, e));
+  if (params.value("mode", "") != "sequential")
+    return;
 
-  AmdahlSamples limit = amdahl_limits(fraction, fraction_excluded);
-  json limit_extra = extra;
-  limit_extra["pairs_without_limit"] = limit.left_out;
-  const bool none = limit.limits.empty();
-  Measurement m = measurement_of(params, "amdahl_limit", "x", higher, std::move(limit.limits),
-                                 std::move(limit.excluded), limit_extra, wrong);
-  if (none) m.error = "every kernel-alone sample was longer than its total: P >= 1 has no Amdahl limit";
+  size_t left_out = 0;
+  const Series limit = amdahl_limits(fraction, left_out);
+  json limit_extra = e;
+  limit_extra["pairs_without_limit"] = left_out;
+  Measurement m = make_measurement(params, amdahl_limit_metric, limit, verified, limit_extra);
+  if (limit.empty())
+    m.error = "every kernel-alone sample was longer than its total: P >= 1 has no Amdahl limit";
   ctx.record(std::move(m));
+}
+
+// tT and tE alone over the whole array, and the copy's rate.
+void record_alone(ExperimentContext& ctx, const Series& transfer, size_t transfer_wrong,
+                  const Series& kernel, size_t kernel_wrong, double bytes, const json& extra) {
+  const json alone = {{"n_streams", 1}, {"mode", "alone"}};
+  const json transfer_extra = with_wrong(extra, transfer_wrong);
+  ctx.record(
+      make_measurement(alone, transfer_ms_metric, transfer, transfer_wrong == 0, transfer_extra));
+  json bandwidth_extra = transfer_extra;
+  bandwidth_extra[keys::bytes_moved] = bytes;
+  ctx.record(make_measurement(alone, h2d_bandwidth_metric, bandwidth_gbs(transfer, bytes),
+                              transfer_wrong == 0, bandwidth_extra));
+  ctx.record(make_measurement(alone, kernel_ms_metric, kernel, kernel_wrong == 0,
+                              with_wrong(extra, kernel_wrong)));
 }
 
 void run(ExperimentContext& ctx) {
   APOD_CUDA(cudaSetDevice(ctx.device.ordinal));
   // 256 MiB: the copy takes a few ms at PCIe Gen5 rates, far above launch and event overheads.
   const size_t n = (ctx.options.quick ? (size_t(4) << 20) : (size_t(256) << 20)) / sizeof(uint32_t);
-  PinnedBuffer<uint32_t> host(n);  // the guide: overlap needs pinned host memory
+  PinnedBuffer<uint32_t> host(n); // the guide: overlap needs pinned host memory
   DeviceBuffer<uint32_t> device(n);
   parallel_count(n, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) host[i] = expected_fill<uint32_t>(seed, i);
+    for (size_t i = b; i < e; ++i)
+      host[i] = expected_fill<uint32_t>(seed, i);
     return size_t(0);
   });
   Setup setup{n, host, device, std::vector<uint32_t>(n)};
@@ -183,45 +207,42 @@ void run(ExperimentContext& ctx) {
 
   // tT: the whole array, host to device.
   setup.poison();
-  const auto transfer_ms = time_fixed_ms(policy, s0, [&](cudaStream_t s) { setup.copy_in(0, n, s); });
+  const Series transfer =
+      series_of(time_fixed_ms(policy, s0, [&](cudaStream_t s) { setup.copy_in(0, n, s); }));
   const size_t transfer_wrong = setup.count_wrong(0);
-  const json calibration = calibrate(ctx, setup, summarize(transfer_ms).median, s0);
+  // The calibration target: the median of the copy samples the monitor did not flag.
+  const json calibration = calibrate(ctx, setup, transfer.summary().median, s0);
 
   // tE: the kernel over the whole array, alone; the data goes through warmup + samples passes.
   setup.copy_in(0, n, s0);
-  const auto kernel_ms = time_fixed_ms(policy, s0, [&](cudaStream_t s) { setup.kernel(0, n, setup.iterations, s); });
+  const Series kernel = series_of(
+      time_fixed_ms(policy, s0, [&](cudaStream_t s) { setup.kernel(0, n, setup.iterations, s); }));
   const size_t kernel_wrong = setup.count_wrong(policy.warmup + policy.min_samples);
 
-  const json extra = {{"bytes", setup.bytes()}, {"words", n}, {"kernel_iterations", setup.iterations},
-                      {"calibration_iterations_ms", calibration}, {"threads_per_block", threads_per_block},
-                      {"copy_engines", ctx.device.copy_engines}, {"seed", seed}};
-  const json alone = {{"n_streams", 1}, {"mode", "alone"}};
-  ctx.record(measurement_of(alone, "transfer_ms", "ms", Direction::lower, transfer_ms.ms, transfer_ms.excluded, extra,
-                            transfer_wrong));
-  Measurement bandwidth = bandwidth_measurement(alone, double(setup.bytes()), transfer_ms.ms);
-  bandwidth.metric = "h2d_bandwidth";
-  bandwidth.verified = transfer_wrong == 0;
-  bandwidth.extra.update(extra);
-  apply_fixed_exclusions(bandwidth, transfer_ms.excluded);  // the flags of the times it comes from
-  ctx.record(std::move(bandwidth));
-  ctx.record(measurement_of(alone, "kernel_ms", "ms", Direction::lower, kernel_ms.ms, kernel_ms.excluded, extra,
-                            kernel_wrong));
+  const json extra = {{"bytes", setup.bytes()},
+                      {"words", n},
+                      {"kernel_iterations", setup.iterations},
+                      {"calibration_iterations_ms", calibration},
+                      {"threads_per_block", threads_per_block},
+                      {"copy_engines", ctx.device.copy_engines},
+                      {"seed", seed}};
+  record_alone(ctx, transfer, transfer_wrong, kernel, kernel_wrong, double(setup.bytes()), extra);
 
   // Sequential copy and execute: one copy of everything, then one kernel over everything.
   setup.poison();
-  const auto sequential_ms = time_fixed_ms(policy, s0, [&](cudaStream_t s) {
+  const Series sequential = series_of(time_fixed_ms(policy, s0, [&](cudaStream_t s) {
     setup.copy_in(0, n, s);
     setup.kernel(0, n, setup.iterations, s);
-  });
-  record_configuration(ctx, {{"n_streams", 1}, {"mode", "sequential"}}, 1, sequential_ms, transfer_ms, kernel_ms,
-                       extra, setup.count_wrong(1));
+  }));
+  record_configuration(ctx, {{"n_streams", 1}, {"mode", "sequential"}}, 1, sequential, transfer,
+                       kernel, extra, setup.count_wrong(1));
 
   // Staged: the guide's loop. The streams fork from and join back to `origin`, whose events
   // bracket the whole of it.
   for (const int n_streams : stream_counts) {
     const size_t chunk = n / n_streams;
     setup.poison();
-    const auto staged_ms = time_fixed_ms(policy, s0, [&](cudaStream_t s) {
+    const Series staged = series_of(time_fixed_ms(policy, s0, [&](cudaStream_t s) {
       APOD_CUDA(cudaEventRecord(fork.get(), s));
       for (int i = 0; i < n_streams; ++i) {
         const cudaStream_t si = streams[i].get();
@@ -231,44 +252,59 @@ void run(ExperimentContext& ctx) {
         APOD_CUDA(cudaEventRecord(joins[i].get(), si));
         APOD_CUDA(cudaStreamWaitEvent(s, joins[i].get(), 0));
       }
-    });
+    }));
     json staged_extra = extra;
     staged_extra["chunk_bytes"] = chunk * sizeof(uint32_t);
-    record_configuration(ctx, {{"n_streams", n_streams}, {"mode", "staged"}}, n_streams, staged_ms, transfer_ms,
-                         kernel_ms, staged_extra, setup.count_wrong(1));
+    record_configuration(ctx, {{"n_streams", n_streams}, {"mode", "staged"}}, n_streams, staged,
+                         transfer, kernel, staged_extra, setup.count_wrong(1));
   }
 }
 
-}  // namespace
+} // namespace
 
 APOD_EXPERIMENT(ExperimentInfo{
     .name = "staged_copy",
     .title = "Staged concurrent copy and execute (nStreams)",
     .description =
-        "The Best Practices Guide's overlap of a host-to-device copy with a kernel: one 256 MiB array "
-        "in pinned memory, copied and processed sequentially (the whole copy, then the kernel) or in "
+        "The Best Practices Guide's overlap of a host-to-device copy with a kernel: one 256 MiB "
+        "array "
+        "in pinned memory, copied and processed sequentially (the whole copy, then the kernel) or "
+        "in "
         "nStreams = 1..32 stages, each stream copying its chunk and running the kernel on it. "
-        "transfer_ms (tT) and kernel_ms (tE) are the copy and the kernel alone over the whole array; "
-        "h2d_bandwidth is the copy's rate. The kernel does a calibrated number of dependent integer "
+        "transfer_ms (tT) and kernel_ms (tE) are the copy and the kernel alone over the whole "
+        "array; "
+        "h2d_bandwidth is the copy's rate. The kernel does a calibrated number of dependent "
+        "integer "
         "multiply-adds per element so that tE matches the measured tT (the guide assumes them "
-        "comparable); the count and the calibration runs are in extra. total_ms is the sequential or "
-        "staged version from first copy to last kernel. model_ms is the guide's estimate, tE + tT / "
-        "nStreams when tE > tT, else tT + tE / nStreams (tE + tT for the sequential version), computed "
-        "per sample pair: the i-th tT sample with the i-th tE sample. parallel_fraction P is tE over "
+        "comparable); the count and the calibration runs are in extra. total_ms is the sequential "
+        "or "
+        "staged version from first copy to last kernel. model_ms is the guide's estimate, tE + tT "
+        "/ "
+        "nStreams when tE > tT, else tT + tE / nStreams (tE + tT for the sequential version), "
+        "computed "
+        "per sample pair: the i-th tT sample with the i-th tE sample. parallel_fraction P is tE "
+        "over "
         "the configuration's total (i-th with i-th); for the sequential version amdahl_limit is "
         "1 / (1 - P), the speed-up left if only the kernel got faster. In the staged versions the "
         "copy hides behind the kernel (or the kernel behind the copy), so P there is the share of "
         "the total the kernel covers and may reach 1 within timing noise; they record no "
         "amdahl_limit, since the copy alone (tT) bounds that speed-up. A sequential pair whose tE "
         "sample exceeds its total (a late launch) has no limit and is left out of amdahl_limit, "
-        "counted in extra.pairs_without_limit. Every point's output is checked on the host, element by element, "
+        "counted in extra.pairs_without_limit. Every point's output is checked on the host, "
+        "element by element, "
         "against the closed form of the kernel's work.",
-    .citation = "CUDA C++ Best Practices Guide 9.1.2 (Staged concurrent copy and execute) and 3.1.3.1 "
-                "(Amdahl's law)",
+    .citation =
+        "CUDA C++ Best Practices Guide 9.1.2 (Staged concurrent copy and execute) and 3.1.3.1 "
+        "(Amdahl's law)",
     .version = 1,
     .order = 40,
-    .chart = {.metric = "", .x = "n_streams", .x_title = "nStreams", .log_x = true, .color = "mode", .limit = LimitKind::pcie},
+    .chart = {.metric = "",
+              .x = "n_streams",
+              .x_title = "nStreams",
+              .log_x = true,
+              .color = "mode",
+              .limit = LimitKind::pcie},
     .run = run,
 });
 
-}  // namespace apod
+} // namespace apod

@@ -1,4 +1,4 @@
-// The staged-copy experiment's host-side arithmetic (runner/staged_model.cpp): the Best Practices
+// The staged-copy experiment's host-side arithmetic (model.cpp): the Best Practices
 // Guide's estimate (9.1.2), the kernel-length calibration and the closed form the check uses.
 #include "model.hpp"
 
@@ -60,21 +60,23 @@ TEST(StagedModel, AffinePowerMatchesStepByStepIteration) {
   const AffineMap32 step{1664525u, 1013904223u};
   for (uint64_t steps : {0ull, 1ull, 2ull, 3ull, 7ull, 64ull, 1000ull, 4097ull}) {
     uint32_t x = 0xDEADBEEFu;
-    for (uint64_t k = 0; k < steps; ++k) x = step(x);
+    for (uint64_t k = 0; k < steps; ++k)
+      x = step(x);
     EXPECT_EQ(affine_power(step, steps)(0xDEADBEEFu), x) << steps << " steps";
   }
-  EXPECT_EQ(affine_power(step, 0)(12345u), 12345u);  // zero steps: the identity
+  EXPECT_EQ(affine_power(step, 0)(12345u), 12345u); // zero steps: the identity
 }
 
 TEST(StagedModel, AmdahlLimitsLeaveOutPairsWithoutOne) {
   // Pair 1: a late launch made tE longer than its total (P = 1.02, seen on the H200 with --quick).
-  const AmdahlSamples a = amdahl_limits({0.5, 1.02, 0.75, 1.0}, {0, 0, 2});
-  EXPECT_EQ(a.left_out, 2u) << "P = 1 has no finite limit either";
-  ASSERT_EQ(a.limits.size(), 2u);
-  EXPECT_NEAR(a.limits[0], 2.0, 1e-12);
-  EXPECT_NEAR(a.limits[1], 4.0, 1e-12);
-  EXPECT_EQ(a.excluded, (std::vector<uint8_t>{0, 2})) << "flags follow the pairs kept";
-  const AmdahlSamples none = amdahl_limits({1.1, std::nan("")}, {});
-  EXPECT_TRUE(none.limits.empty());
-  EXPECT_EQ(none.left_out, 2u);
+  size_t left_out = 0;
+  const Series a = amdahl_limits(Series({0.5, 1.02, 0.75, 1.0}, {0, 0, 2, 0}), left_out);
+  EXPECT_EQ(left_out, 2u) << "P = 1 has no finite limit either";
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_NEAR(a.values()[0], 2.0, 1e-12);
+  EXPECT_NEAR(a.values()[1], 4.0, 1e-12);
+  EXPECT_EQ(a.flags(), (std::vector<uint8_t>{0, 2})) << "flags follow the pairs kept";
+  const Series none = amdahl_limits(Series({1.1, std::nan("")}, {}), left_out);
+  EXPECT_TRUE(none.empty());
+  EXPECT_EQ(left_out, 2u);
 }

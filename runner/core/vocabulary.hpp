@@ -36,6 +36,9 @@ LimitKind limit_from_name(const std::string& name);
 /// The words for a point's own limit (extra[keys::limit_gbs]) when it carries no
 /// extra[keys::limit_label] of its own.
 inline constexpr const char* own_limit_phrase = "the point's own limit";
+/// The words for a point whose own limit is the PCIe line rate of both directions added (zero
+/// copy reads and writes host memory at once over a full-duplex link).
+inline constexpr const char* pcie_both_directions_phrase = "PCIe line rate, both directions";
 
 /// Keys of Measurement::extra and metric names that experiments, runner and report agree on.
 namespace keys {
