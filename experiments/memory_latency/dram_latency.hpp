@@ -25,7 +25,7 @@ inline std::optional<double> earlier_dram_ns(const ExperimentContext& ctx) {
 
 /// peak_copy's achievable peak in GB/s from earlier in this run, if it measured one.
 inline std::optional<double> earlier_peak_gbs(const ExperimentContext& ctx) {
-  return ctx.earlier_median(keys::achievable_peak_experiment, keys::achievable_peak);
+  return ctx.achievable_peak_gbs(access::copy);  // a copy-like kernel: read, then write
 }
 
 } // namespace apod::latency

@@ -73,6 +73,12 @@ struct ExperimentContext {
   /// params contain every key of `params` with the same value, from earlier in this run.
   std::optional<double> earlier_median(const std::string& experiment, const std::string& metric,
                                        const json& params = json::object()) const;
+
+  /// The achievable DRAM bandwidth this run measured for `access_type` (access::copy, ...):
+  /// peak_copy's achievable_peak_by_access of that type, else its overall achievable_peak, else
+  /// nothing. A copy-like kernel is read against the copy peak, not against a faster write-only
+  /// fill.
+  std::optional<double> achievable_peak_gbs(const std::string& access_type) const;
 };
 
 /// How the report draws an experiment by default: metric (y) against one parameter (x),
