@@ -137,7 +137,6 @@ void record_phase_curve(ExperimentContext& ctx, const std::string& curve,
                                 merged(p.extra, {{"n", p.n}})));
     const Series speedup = Series::zip(base.ms, p.ms, [](double b, double t) { return b / t; });
     const json extra = merged(p.extra, {{"n", p.n},
-                                        {"n_fitted", n[i]},
                                         {"model_speedup", model_speedup[i]},
                                         {"model_efficiency", model_speedup[i] / p.n}});
     record_speedup_and_efficiency(ctx, curve, p, speedup, p.verified && base.verified, extra);
