@@ -13,13 +13,16 @@
 
 namespace apod {
 
-/// Checks the conditions a sample was taken under (runner/nvml.cpp implements it with NVML).
+/// Checks the conditions a sample was taken under (run/clock_monitor.cpp implements it with NVML).
 class SampleMonitor {
  public:
   virtual ~SampleMonitor() = default;
-  /// Flags for the sample just taken: 0 if it may be used, else bit 1 (SM clock under the
-  /// threshold) and/or bit 2 (a throttle reason was active).
+  /// Flags for the sample just taken: 0 if it may be used, else sample_flag bits (vocabulary.hpp):
+  /// low_clock, throttled, monitor_failed.
   virtual uint8_t check() = 0;
+  /// Flags for a sample whose timed region ran at `sm_clock_mhz`, as the timing core measured it
+  /// on the device: sample_flag::low_clock when under the monitor's threshold. Default: none.
+  virtual uint8_t check_measured_clock(double /*sm_clock_mhz*/) { return 0; }
 };
 
 /// How each point is sampled (runner/sampling.cpp applies the rules). Experiments pass it on to
@@ -35,6 +38,15 @@ struct SamplingPolicy {
 
   /// The monitor's flags for the sample just taken (0 without a monitor).
   uint8_t check_sample() const { return monitor ? monitor->check() : 0; }
+  /// Same, with the SM clock measured over the sample's timed region (NaN: not measured).
+  uint8_t check_sample(double measured_sm_clock_mhz) const {
+    if (!monitor)
+      return 0;
+    const uint8_t flags = monitor->check();
+    return measured_sm_clock_mhz == measured_sm_clock_mhz // not NaN
+               ? flags | monitor->check_measured_clock(measured_sm_clock_mhz)
+               : flags;
+  }
 };
 
 /// What `apod run` asked for.
