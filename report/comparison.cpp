@@ -1,6 +1,7 @@
 #include "comparison.hpp"
 
 #include "aggregate.hpp"
+#include "analysis/power.hpp"
 #include "charts.hpp"
 #include "format.hpp"
 #include "sections.hpp"
@@ -39,10 +40,20 @@ std::string catalog_title(const json& catalog, const std::string& experiment) {
   return string_at(member(catalog, experiment.c_str()), "title", experiment);
 }
 
+// The power drawn during the point's work (analysis/power.hpp); runs recorded before telemetry
+// named the experiment in flight have only their median power.
+std::optional<double> watts_of(const PointView& point) {
+  const json& telemetry = member(*point.run->run, "telemetry");
+  if (const auto p = point_power_w(member(*point.measurement, "extra"), telemetry,
+                                   string_at(*point.measurement, "experiment")))
+    return p->watts;
+  return telemetry_names_experiments(telemetry) ? std::nullopt : median_power_w(*point.run);
+}
+
 std::optional<double> per_watt(const HeadlineSeries& series) {
   std::vector<double> values;
   for (const PointView* point : series.points)
-    if (const auto watts = median_power_w(*point->run); watts && *watts > 0)
+    if (const auto watts = watts_of(*point); watts && *watts > 0)
       values.push_back(point->median / *watts);
   return median_of(values);
 }
@@ -353,8 +364,9 @@ mustache::data comparison_section(const PageModel& page,
                          : " Prices for models not in these results: " + unknown + "."));
   }
   if (with_power)
-    notes.push_back("GB/s per W: each run's figure over the median power of that run's telemetry, "
-                    "then the median over the runs.");
+    notes.push_back("GB/s per W: each run's figure over the power drawn during that point's work "
+                    "(energy counter, else readings during it or its experiment; older runs: the "
+                    "run's median power), then the median over the runs.");
   else if (!prices.empty())
     notes.push_back("No run has power telemetry, so there is no GB/s per W.");
 

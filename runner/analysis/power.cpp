@@ -2,6 +2,7 @@
 
 #include "core/vocabulary.hpp"
 
+#include <algorithm>
 #include <vector>
 
 namespace apod {
@@ -74,6 +75,12 @@ std::optional<PointPower> point_power_w(const json& extra, const json& telemetry
   if (const auto w = power_of(in_experiment))
     return PointPower{*w, power_basis_experiment};
   return std::nullopt;
+}
+
+bool telemetry_names_experiments(const json& telemetry) {
+  return telemetry.is_array() && std::any_of(telemetry.begin(), telemetry.end(), [](const json& r) {
+           return r.is_object() && !r.contains("event") && r.contains("experiment");
+         });
 }
 
 } // namespace apod

@@ -35,4 +35,8 @@ inline constexpr double min_energy_window_s = 0.1;
 std::optional<PointPower> point_power_w(const json& extra, const json& telemetry,
                                         const std::string& experiment);
 
+/// True when the readings name the experiment in flight (runs recorded since apod did): then a
+/// point without a power of its own has none, rather than the run's median.
+bool telemetry_names_experiments(const json& telemetry);
+
 } // namespace apod

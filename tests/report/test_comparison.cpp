@@ -106,6 +106,29 @@ TEST_F(Comparison, PerDollarAndPerWattUseThePriceAndEachRunsMedianPower) {
   EXPECT_EQ(count(section, "data-chart-for="), 3u); // % of theoretical, per dollar, per watt
 }
 
+// Runs whose telemetry names the experiment in flight: per-watt figures use the power drawn
+// during the point's work, never the run's median power.
+TEST(PerWatt, UsesThePowerDrawnDuringThePointsWork) {
+  json results = history();
+  for (json& run : results["runs"]) {
+    for (json& reading : run["telemetry"])
+      reading["experiment"] = "peak_copy"; // offset_copy's points are not in flight in any reading
+    for (json& m : run["measurements"])
+      if (m["experiment"] == "offset_copy") // half a second of sampling that used 200 J: 400 W
+        m["extra"]["sampling_window"] = {
+            {"start_s", 1.0}, {"end_s", 1.5}, {"busy_s", 0.5}, {"energy_j", 200.0}};
+  }
+  const PageModel page = build_page_model(results, catalog());
+  const std::vector<HeadlineSeries> headlines = headline_series(page);
+  const auto figures = device_figures(page, headlines, {}, catalog(), {});
+  const DeviceFigure& h200 =
+      figure_of(figures, "Misaligned copy: effective bandwidth", "NVIDIA H200");
+  EXPECT_NEAR(*h200.gbs_per_w, h200.gbs / 400.0, 1e-9);
+  const std::string h2d = "Host-to-device copy <pinned & pageable>: effective bandwidth";
+  EXPECT_FALSE(figure_of(figures, h2d, "NVIDIA H200").gbs_per_w)
+      << "no power was measured during host_transfer: no figure, not the run's median";
+}
+
 TEST(ComparisonShown, OnlyForSeveralModelsOrWithPrices) {
   EXPECT_EQ(comparison_of(render_html(one_run(), catalog(), references())), "");
   RenderOptions options;

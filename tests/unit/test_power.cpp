@@ -71,3 +71,10 @@ TEST(Power, NoReadingOfTheExperimentGivesNoFigure) {
   EXPECT_FALSE(point_power_w(json::object(), run_telemetry(), "scaling").has_value());
   EXPECT_FALSE(point_power_w(json::object(), json(nullptr), "peak_copy").has_value());
 }
+
+TEST(Power, TelemetryNamesExperimentsOnlyInRunsThatTaggedIt) {
+  EXPECT_TRUE(telemetry_names_experiments(run_telemetry()));
+  EXPECT_FALSE(telemetry_names_experiments(json::array({{{"t_s", 0.25}, {"power_w", 500.0}}})))
+      << "a run recorded before readings named the experiment";
+  EXPECT_FALSE(telemetry_names_experiments(json(nullptr)));
+}
