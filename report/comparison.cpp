@@ -43,9 +43,9 @@ std::string catalog_title(const json& catalog, const std::string& experiment) {
 // The power drawn during the point's work (analysis/power.hpp); runs recorded before telemetry
 // named the experiment in flight have only their median power.
 std::optional<double> watts_of(const PointView& point) {
-  const json& telemetry = member(*point.run->run, "telemetry");
-  if (const auto p = point_power_w(member(*point.measurement, "extra"), telemetry,
-                                   string_at(*point.measurement, "experiment")))
+  const json& telemetry = point.run->run->telemetry;
+  if (const auto p =
+          point_power_w(point.measurement->extra, telemetry, point.measurement->experiment))
     return p->watts;
   return telemetry_names_experiments(telemetry) ? std::nullopt : median_power_w(*point.run);
 }

@@ -46,8 +46,8 @@ std::string headline(const ExperimentInfo& info, const std::vector<Measurement>&
     s += fmt::format(" ({:.1f}% of {})", *pct, limit_words(info.chart.limit, best->extra));
   // The interval with what it is: a 95% CI of the median from 6 samples on, else only a range.
   const Summary stats = summarize(best->used_samples());
-  s += fmt::format(" [{}, {}{}]", interval_text(stats.ci_low, stats.ci_high, best->unit),
-                   ci_label(stats.n), best->noisy ? ", noisy" : "");
+  s += fmt::format(" [{:.4g} – {:.4g}, {}{}]", stats.ci_low, stats.ci_high, ci_label(stats.n),
+                   best->noisy ? ", noisy" : "");
   return s;
 }
 
