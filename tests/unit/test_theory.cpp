@@ -235,6 +235,8 @@ TEST(Theory, RooflineIsBandwidthBoundBelowTheBalanceAndFlatAbove) {
   EXPECT_DOUBLE_EQ(roofline_gflops(0.0, peak, bandwidth), 0.0);
   EXPECT_THROW(roofline_gflops(-1.0, peak, bandwidth), std::invalid_argument);
   EXPECT_THROW(roofline_gflops(1.0, 0, bandwidth), std::invalid_argument);
+}
+
 TEST(Theory, DeviceJsonCarriesThePayloadSizeItsSourceAndTheAttainableLimits) {
   DeviceInfo d;
   d.name = "NVIDIA H100 80GB HBM3";
