@@ -130,7 +130,7 @@ ChaseFigures PointerChase::measure(size_t working_set_bytes, uint64_t seed, cons
   const TimedSamples t = sampler.finish();
 
   ChaseFigures figures;
-  figures.ns_per_step = Series(t.ms, t.excluded, t.stop_reason, t.noisy);
+  figures.ns_per_step = Series(t);
   figures.cycles_per_step = Series(cycles, t.excluded, t.stop_reason, t.noisy);
   figures.verified = wrong == 0;
   const Series clock_ghz = Series::zip(figures.cycles_per_step, figures.ns_per_step,

@@ -159,7 +159,7 @@ std::vector<Point> sweep(ExperimentContext& ctx, size_t array_bytes,
                                                 T(chain_addend));
       APOD_CUDA_LAUNCH();
     });
-    Point p{steps, n, Series(t.ms, t.excluded, t.stop_reason, t.noisy)};
+    Point p{steps, n, Series(t)};
     p.facts = check(ctx, a, chain_outputs(inputs, steps), p.verified);
     p.facts["kernel"] = kernel_facts(fma_kernel<T>, block_size, grid);
     points.push_back(std::move(p));
