@@ -44,10 +44,13 @@ std::vector<double> Series::used() const {
 namespace {
 
 // The clocks as whole MHz (the method resolves no finer), null where unknown; the window as
-// run-clock seconds, with the energy when the counter answered at both ends.
+// run-clock seconds, with the energy when the counter answered at both ends. A series the timing
+// core took (it has a window) always says what its clock was, null for every sample too short to
+// measure (under 20 us), so "not measured" is stated, never left to an absent key.
 void add_timing_facts(json& extra, const Series& series) {
   const auto& clocks = series.sm_clock_mhz();
-  if (std::any_of(clocks.begin(), clocks.end(), [](double c) { return !std::isnan(c); })) {
+  if (!series.window().empty() ||
+      std::any_of(clocks.begin(), clocks.end(), [](double c) { return !std::isnan(c); })) {
     json out = json::array();
     for (size_t i = 0; i < series.size(); ++i) {
       const double c = series.clock(i);
