@@ -1,38 +1,99 @@
 #include "analysis/history.hpp"
 
+#include "analysis/noise.hpp"
+
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace apod {
 
 namespace {
+
 double median_of(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   const size_t m = v.size() / 2;
   return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
-}  // namespace
+
+double median_of(const std::vector<double>& x, int from, int to) {
+  return median_of(std::vector<double>(x.begin() + from, x.begin() + to));
+}
+
+double mad_sigma(const std::vector<double>& v) {
+  const double center = median_of(v);
+  std::vector<double> deviations;
+  for (double x : v)
+    deviations.push_back(std::abs(x - center));
+  return 1.4826 * median_of(deviations);
+}
+
+// The series' run-to-run spread from its successive differences, centred on their median so a
+// steady drift does not count as noise and robust so that steps and spikes barely do.
+double series_sigma(const std::vector<double>& x) {
+  if (x.size() < 3)
+    return 0;
+  std::vector<double> d;
+  for (size_t i = 1; i < x.size(); ++i)
+    d.push_back(x[i] - x[i - 1]);
+  return mad_sigma(d) / std::sqrt(2.0);
+}
+
+// Theil-Sen slope of x[from..to) against the run index (Sen 1968).
+double theil_sen(const std::vector<double>& x, int from, int to) {
+  std::vector<double> slopes;
+  for (int i = from; i < to; ++i)
+    for (int j = i + 1; j < to; ++j)
+      slopes.push_back((x[j] - x[i]) / (j - i));
+  return slopes.empty() ? 0 : median_of(slopes);
+}
+
+// Whether a step at `split` explains x[from..to) better than a straight line (sums of absolute
+// residuals about the two medians, and about the Theil-Sen line).
+bool step_beats_line(const std::vector<double>& x, int from, int split, int to) {
+  const double before = median_of(x, from, split), after = median_of(x, split, to);
+  const double slope = theil_sen(x, from, to);
+  std::vector<double> offsets;
+  for (int i = from; i < to; ++i)
+    offsets.push_back(x[i] - slope * i);
+  const double intercept = median_of(offsets);
+  double step_residual = 0, line_residual = 0;
+  for (int i = from; i < to; ++i) {
+    step_residual += std::abs(x[i] - (i < split ? before : after));
+    line_residual += std::abs(x[i] - (intercept + slope * i));
+  }
+  return step_residual < line_residual;
+}
+
+std::vector<double> logs_of(const std::vector<double>& series) {
+  std::vector<double> x;
+  for (double v : series)
+    x.push_back(std::log(v > 0 ? v : 1e-300));
+  return x;
+}
+
+} // namespace
 
 std::vector<ChangePoint> detect_steps(const std::vector<double>& series, const StepDetector& d) {
+  const std::vector<double> x = logs_of(series);
+  const int n = static_cast<int>(x.size());
+  const double spread = series_sigma(x);
   std::vector<ChangePoint> steps;
-  int level_start = 0;  // the old level is measured only from here: never across an earlier step
-  for (int i = 1; i + d.confirm <= static_cast<int>(series.size()); ++i) {
+  int level_start = 0; // the old level is measured only from here: never across an earlier step
+  for (int i = 1; i + d.confirm <= n; ++i) {
     const int from = std::max(level_start, i - d.window);
-    if (i - from < d.min_window) continue;
-    const std::vector<double> before(series.begin() + from, series.begin() + i);
-    const std::vector<double> after(series.begin() + i, series.begin() + i + d.confirm);
-    const double level = median_of(before);
-    std::vector<double> deviations;
-    for (double v : before) deviations.push_back(std::abs(v - level));
-    const double noise = std::max(1.4826 * median_of(deviations), d.min_noise_rel * std::abs(level));
-    const double shift = median_of(after) - level;
-    if (noise <= 0 || level == 0) continue;
-    const double z = std::abs(shift) / noise;
-    const bool same_side = std::all_of(after.begin(), after.end(), [&](double v) {
-      return shift > 0 ? v > level + 2 * noise : v < level - 2 * noise;
+    if (i - from < d.min_window)
+      continue;
+    const double level = median_of(x, from, i), after = median_of(x, i, i + d.confirm);
+    const std::vector<double> before(x.begin() + from, x.begin() + i);
+    const double noise = std::max({mad_sigma(before), spread, d.min_noise_rel});
+    const double shift = after - level, z = std::abs(shift) / noise;
+    const bool sustained = std::all_of(x.begin() + i, x.begin() + i + d.confirm, [&](double v) {
+      return shift > 0 ? v > level + shift / 2 : v < level + shift / 2;
     });
-    if (z > d.z && std::abs(shift / level) > d.min_change_rel && same_side) {
-      steps.push_back({i, level, level + shift, shift / level, z});
+    if (z > d.z && std::abs(std::expm1(shift)) > d.min_change_rel && sustained &&
+        step_beats_line(x, from, i, i + d.confirm)) {
+      steps.push_back({i, std::exp(level), std::exp(after), std::expm1(shift), z});
       level_start = i;
       i += d.confirm - 1;
     }
@@ -40,4 +101,96 @@ std::vector<ChangePoint> detect_steps(const std::vector<double>& series, const S
   return steps;
 }
 
-}  // namespace apod
+std::vector<Drift> detect_drifts(const std::vector<double>& series, const DriftDetector& d,
+                                 const StepDetector& step_detector) {
+  const std::vector<double> x = logs_of(series);
+  const int n = static_cast<int>(x.size());
+  const double noise = std::max(series_sigma(x), d.min_noise_rel);
+  std::vector<int> bounds = {0};
+  for (const ChangePoint& c : detect_steps(series, step_detector))
+    bounds.push_back(c.index);
+  bounds.push_back(n);
+  std::vector<Drift> drifts;
+  for (size_t s = 0; s + 1 < bounds.size(); ++s) {
+    const int end = bounds[s + 1];
+    for (int j = bounds[s]; j + d.reference_runs < end;) {
+      const double reference = median_of(x, j, j + d.reference_runs);
+      double up = 0, down = 0;
+      int up_start = j + d.reference_runs, down_start = up_start, next = end;
+      for (int t = j + d.reference_runs; t < end; ++t) {
+        const double z = std::clamp((x[t] - reference) / noise, -d.clip, d.clip);
+        up = std::max(0.0, up + z - d.k);
+        down = std::max(0.0, down - z - d.k);
+        if (up == 0)
+          up_start = t + 1;
+        if (down == 0)
+          down_start = t + 1;
+        if (up <= d.h && down <= d.h)
+          continue;
+        if (t + d.confirm >= end)
+          break; // not yet confirmable: no mark
+        const bool rising = up > d.h;
+        const double level = median_of(x, t, t + d.confirm + 1);
+        const double midpoint = reference + (level - reference) / 2;
+        const bool displaced =
+            std::all_of(x.begin() + t + 1, x.begin() + t + d.confirm + 1,
+                        [&](double v) { return rising ? v > midpoint : v < midpoint; });
+        if (displaced && std::abs(std::expm1(level - reference)) >= d.min_change_rel) {
+          const int start = std::min(rising ? up_start : down_start, t);
+          drifts.push_back({start, t, std::exp(reference), std::exp(level),
+                            std::expm1(level - reference),
+                            std::expm1(theil_sen(x, std::max(start - 1, j), t + 1))});
+          next = t + d.confirm + 1; // a fresh reference after the confirmation runs
+          break;
+        }
+        up = down = 0; // an excursion that reverted: keep watching
+        up_start = down_start = t + 1;
+      }
+      j = next;
+    }
+  }
+  return drifts;
+}
+
+std::vector<HistorySeries> history_series(const std::vector<RunRecord>& runs, SeriesLevel level,
+                                          const StepDetector& steps, const DriftDetector& drifts) {
+  std::vector<const RunRecord*> ordered;
+  for (const RunRecord& r : runs)
+    ordered.push_back(&r);
+  std::stable_sort(ordered.begin(), ordered.end(), [](const RunRecord* a, const RunRecord* b) {
+    return a->started_at < b->started_at;
+  });
+  std::vector<HistorySeries> all;
+  std::map<std::pair<std::string, std::string>, size_t> index;
+  for (const RunRecord* run : ordered) {
+    const std::string scope = level == SeriesLevel::machine ? machine_of(*run) : run->device_name();
+    for (const Measurement* m : run->measurements()) {
+      const double median = run_median(*m);
+      if (m->comparability_key.empty() || !point_status(*m).ok() || !(median > 0))
+        continue;
+      const auto [it, fresh] =
+          index.emplace(std::make_pair(scope, m->comparability_key), all.size());
+      if (fresh)
+        all.push_back({scope,
+                       m->comparability_key,
+                       m->experiment,
+                       m->metric,
+                       m->unit,
+                       m->direction,
+                       m->params,
+                       {},
+                       {},
+                       {},
+                       {}});
+      all[it->second].run_ids.push_back(run->id);
+      all[it->second].medians.push_back(median);
+    }
+  }
+  for (HistorySeries& s : all) {
+    s.steps = detect_steps(s.medians, steps);
+    s.drifts = detect_drifts(s.medians, drifts, steps);
+  }
+  return all;
+}
+
+} // namespace apod
