@@ -108,18 +108,18 @@ int run_compare(const CompareArgs& args) {
     for (RunRecord& r : other->read_runs())
       if (std::none_of(runs.begin(), runs.end(), [&](const RunRecord& x) { return x.id == r.id; }))
         runs.push_back(std::move(r));
-  const NoiseModel noise =
-      NoiseModel::from_runs(runs, std::set<std::string>(cand_ids.begin(), cand_ids.end()));
+  const std::set<std::string> judged(cand_ids.begin(), cand_ids.end());
   const RunRecord& base = find_run(runs, base_id);
   std::vector<Verdict> verdicts;
   if (args.pool) {
     std::vector<const RunRecord*> batch;
     for (const auto& id : cand_ids)
       batch.push_back(&find_run(runs, id));
-    verdicts.push_back(judge_pooled(base, batch, noise, options));
+    verdicts.push_back(judge_pooled(base, batch, NoiseModel::from_runs(runs, {}, judged), options));
   } else {
     for (const auto& id : cand_ids)
-      verdicts.push_back(judge(base, find_run(runs, id), noise, options));
+      verdicts.push_back(
+          judge(base, find_run(runs, id), NoiseModel::for_candidate(runs, id, judged), options));
   }
 
   const FormatOptions format{args.only_changed};

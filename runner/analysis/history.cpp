@@ -29,14 +29,25 @@ double mad_sigma(const std::vector<double>& v) {
 }
 
 // The series' run-to-run spread from its successive differences, centred on their median so a
-// steady drift does not count as noise and robust so that steps and spikes barely do.
+// steady drift does not count as noise, and winsorised at their 90th percentile so that a few
+// spikes and steps barely count while a point that flips between two levels keeps its spread
+// (a MAD would call that noise zero). 0.8313 = E[min(|Z|, 1.645)^2] for a normal Z.
 double series_sigma(const std::vector<double>& x) {
   if (x.size() < 3)
     return 0;
   std::vector<double> d;
   for (size_t i = 1; i < x.size(); ++i)
     d.push_back(x[i] - x[i - 1]);
-  return mad_sigma(d) / std::sqrt(2.0);
+  const double center = median_of(d);
+  std::vector<double> deviations;
+  for (double v : d)
+    deviations.push_back(std::abs(v - center));
+  std::sort(deviations.begin(), deviations.end());
+  const double cap = deviations[static_cast<size_t>(0.9 * (deviations.size() - 1))];
+  double sum = 0;
+  for (double v : deviations)
+    sum += std::pow(std::min(v, cap), 2);
+  return std::sqrt(sum / deviations.size() / 0.8313 / 2);
 }
 
 // Theil-Sen slope of x[from..to) against the run index (Sen 1968).
@@ -48,21 +59,11 @@ double theil_sen(const std::vector<double>& x, int from, int to) {
   return slopes.empty() ? 0 : median_of(slopes);
 }
 
-// Whether a step at `split` explains x[from..to) better than a straight line (sums of absolute
-// residuals about the two medians, and about the Theil-Sen line).
-bool step_beats_line(const std::vector<double>& x, int from, int split, int to) {
-  const double before = median_of(x, from, split), after = median_of(x, split, to);
-  const double slope = theil_sen(x, from, to);
-  std::vector<double> offsets;
-  for (int i = from; i < to; ++i)
-    offsets.push_back(x[i] - slope * i);
-  const double intercept = median_of(offsets);
-  double step_residual = 0, line_residual = 0;
-  for (int i = from; i < to; ++i) {
-    step_residual += std::abs(x[i] - (i < split ? before : after));
-    line_residual += std::abs(x[i] - (intercept + slope * i));
-  }
-  return step_residual < line_residual;
+// Whether x[from..to) is a level rather than a slope: its Theil-Sen trend over the window moves
+// it by less than half of `shift`. A ramp is a drift, not a step; a look-back window that holds
+// an excursion is no level to step from.
+bool is_level(const std::vector<double>& x, int from, int to, double shift) {
+  return std::abs(theil_sen(x, from, to) * (to - from - 1)) < std::abs(shift) / 2;
 }
 
 std::vector<double> logs_of(const std::vector<double>& series) {
@@ -92,7 +93,7 @@ std::vector<ChangePoint> detect_steps(const std::vector<double>& series, const S
       return shift > 0 ? v > level + shift / 2 : v < level + shift / 2;
     });
     if (z > d.z && std::abs(std::expm1(shift)) > d.min_change_rel && sustained &&
-        step_beats_line(x, from, i, i + d.confirm)) {
+        is_level(x, from, i, shift) && is_level(x, i, i + d.confirm, shift)) {
       steps.push_back({i, std::exp(level), std::exp(after), std::expm1(shift), z});
       level_start = i;
       i += d.confirm - 1;

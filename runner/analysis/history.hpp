@@ -12,7 +12,8 @@
 //   drifts barely inflate), floored at min_noise_rel;
 // - every run of the confirmation window on the new side of the midpoint: an excursion that
 //   reverts within the window is not a step;
-// - a step to explain the two windows better than a straight line: a ramp is a drift.
+// - both windows to be levels, not slopes (a ramp is a drift, a window holding an excursion no
+//   level to step from).
 // Slow drifts are found by a two-sided CUSUM (Page 1954) of the standardised deviations from the
 // level of each segment's first runs, each clipped to +-3 noise units (Lucas and Crosier 1982) so
 // one wild run cannot raise the alarm alone, confirmed like a step.
@@ -51,7 +52,8 @@ struct DriftDetector {
   double k = 0.5;               ///< CUSUM allowance, in noise units
   double h = 5.0;               ///< CUSUM decision interval, in noise units
   double clip = 3.0;            ///< each deviation counts at most this many noise units
-  int confirm = 3;              ///< runs after the alarm that must stay displaced
+  int confirm = 4;              ///< runs after the alarm that must stay displaced (a 4-run
+                                ///< excursion that reverts does not)
   double min_change_rel = 0.01; ///< a drift smaller than this by its alarm is not reported
   double min_noise_rel = 0.001; ///< noise floor, relative to the level
 };

@@ -134,11 +134,15 @@ void decide(std::vector<PointVerdict>& points, const CompareOptions& options, in
     for (const auto* p : family)
       raw.push_back(p->p);
     const std::vector<double> adjusted = holm_adjust(raw);
+    std::map<double, double> critical;
     for (size_t i = 0; i < family.size(); ++i) {
       PointVerdict& p = *family[i];
       p.p_adjusted = adjusted[i];
       const double floor = std::log1p(options.threshold_for(p.experiment));
-      const double bound = t_critical(options.fwer / family.size(), p.df) * p.noise;
+      auto crit = critical.find(p.df); // few distinct df: bisect once each
+      if (crit == critical.end())
+        crit = critical.emplace(p.df, t_critical(options.fwer / family.size(), p.df)).first;
+      const double bound = crit->second * p.noise;
       p.detectable = std::expm1(std::max(bound, floor));
       if (p.p_adjusted <= options.fwer && std::abs(p.slowdown) > floor)
         p.change = p.slowdown > 0 ? Change::slower : Change::faster;
@@ -167,16 +171,21 @@ Verdict judge_figures(const RunRecord& base_run, const RunRecord& cand_run,
   const std::string base_machine = machine_of(base_run), cand_machine = machine_of(cand_run);
   v.same_machine = base_machine == cand_machine;
   std::map<std::string, const Measurement*> base_by_key;
-  std::set<std::string> base_identities, cand_keys, cand_identities;
-  for (const Measurement* m : base_run.measurements()) {
+  std::set<std::string> cand_keys;
+  for (const Measurement* m : base_run.measurements())
     if (!m->comparability_key.empty())
       base_by_key.emplace(m->comparability_key, m);
-    base_identities.insert(identity(*m));
-  }
-  for (const Measurement* m : cand_run.measurements()) {
+  for (const Measurement* m : cand_run.measurements())
     cand_keys.insert(m->comparability_key);
-    cand_identities.insert(identity(*m));
-  }
+  // Identities (experiment, params, metric) tell "not comparable" from "new" and "removed"; only
+  // the points whose keys found no partner need them.
+  std::set<std::string> base_identities, cand_identities;
+  for (const auto& [key, m] : base_by_key)
+    if (!cand_keys.count(key))
+      base_identities.insert(identity(*m));
+  for (const Measurement* m : cand_run.measurements())
+    if (!base_by_key.count(m->comparability_key))
+      cand_identities.insert(identity(*m));
   for (const auto& [key, figure] : figures) {
     const Measurement& m = *figure.m;
     const auto it = base_by_key.find(key);

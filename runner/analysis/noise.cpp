@@ -195,19 +195,25 @@ int NoiseModel::runs_on(const std::string& machine) const {
 }
 
 NoiseModel NoiseModel::from_runs(const std::vector<RunRecord>& runs,
-                                 const std::set<std::string>& candidates, int max_history_runs) {
+                                 const std::set<std::string>& excluded,
+                                 const std::set<std::string>& batch, int max_history_runs) {
   std::vector<const RunRecord*> pointers;
   for (const RunRecord& run : runs)
     pointers.push_back(&run);
-  return from_runs(pointers, candidates, max_history_runs);
+  return from_runs(pointers, excluded, batch, max_history_runs);
 }
 
 NoiseModel NoiseModel::from_runs(const std::vector<const RunRecord*>& runs,
-                                 const std::set<std::string>& candidates, int max_history_runs) {
+                                 const std::set<std::string>& excluded,
+                                 const std::set<std::string>& batch, int max_history_runs) {
   std::map<std::string, std::vector<const RunRecord*>> history_by_machine;
-  std::vector<const RunRecord*> batch;
-  for (const RunRecord* run : runs)
-    (candidates.count(run->id) ? batch : history_by_machine[machine_of(*run)]).push_back(run);
+  std::vector<const RunRecord*> batch_runs;
+  for (const RunRecord* run : runs) {
+    if (batch.count(run->id))
+      batch_runs.push_back(run);
+    else if (!excluded.count(run->id))
+      history_by_machine[machine_of(*run)].push_back(run);
+  }
   std::vector<const RunRecord*> history;
   for (auto& [machine, list] : history_by_machine) {
     std::stable_sort(list.begin(), list.end(), [](const RunRecord* a, const RunRecord* b) {
@@ -217,9 +223,22 @@ NoiseModel NoiseModel::from_runs(const std::vector<const RunRecord*>& runs,
       list.resize(max_history_runs);
     history.insert(history.end(), list.begin(), list.end());
   }
-  if (batch.size() < 2)
-    return NoiseModel({history}); // one candidate shows no spread of its own
-  return NoiseModel({history, batch});
+  if (batch_runs.size() < 2)
+    return NoiseModel({history}); // one run shows no spread of its own
+  return NoiseModel({history, batch_runs});
+}
+
+NoiseModel NoiseModel::for_candidate(const std::vector<RunRecord>& runs,
+                                     const std::string& candidate,
+                                     const std::set<std::string>& judged) {
+  std::string machine;
+  for (const RunRecord& r : runs)
+    if (r.id == candidate)
+      machine = machine_of(r);
+  const auto unjudged = std::count_if(runs.begin(), runs.end(), [&](const RunRecord& r) {
+    return machine_of(r) == machine && !judged.count(r.id);
+  });
+  return unjudged >= 2 ? from_runs(runs, judged) : from_runs(runs, {candidate});
 }
 
 } // namespace apod

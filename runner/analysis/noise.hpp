@@ -54,13 +54,21 @@ public:
   /// Each segment is a set of runs (any machines, any order) whose successive differences per
   /// machine and point count as run-to-run noise; no difference is taken across segments.
   explicit NoiseModel(const std::vector<std::vector<const RunRecord*>>& segments);
-  /// A database's runs with `candidates` being judged: the other runs are the history (the
-  /// newest `max_history_runs` per machine), the candidates a segment of their own (a --repeat
-  /// batch shows its own spread; a single candidate adds nothing).
+  /// A database's runs: every run not `excluded` nor in `batch` is history (the newest
+  /// `max_history_runs` per machine); the runs of `batch` (a --repeat batch judged as one) are a
+  /// segment of their own, whose spread is noise whatever level they share.
   static NoiseModel from_runs(const std::vector<const RunRecord*>& runs,
-                              const std::set<std::string>& candidates, int max_history_runs = 30);
+                              const std::set<std::string>& excluded,
+                              const std::set<std::string>& batch = {}, int max_history_runs = 30);
   static NoiseModel from_runs(const std::vector<RunRecord>& runs,
-                              const std::set<std::string>& candidates, int max_history_runs = 30);
+                              const std::set<std::string>& excluded,
+                              const std::set<std::string>& batch = {}, int max_history_runs = 30);
+  /// The model for judging `candidate` when the runs `judged` are judged in one compare (a
+  /// night): the history is every run not judged, so that runs sharing a regression do not hide
+  /// it from each other; on a machine where that leaves fewer than two runs (a database that is
+  /// one batch), every run but the candidate.
+  static NoiseModel for_candidate(const std::vector<RunRecord>& runs, const std::string& candidate,
+                                  const std::set<std::string>& judged);
 
   /// The noise of point `m` (its comparability key) on `machine`.
   NoiseEstimate estimate(const std::string& machine, const Measurement& m) const;

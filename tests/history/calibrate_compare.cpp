@@ -39,13 +39,23 @@ Verdict compare_in(const RunRecord& a, const RunRecord& b, const Batch& history,
   return judge(a, b, noise);
 }
 
-/// The ordered pairs of a batch judged in a database holding only the batch.
+/// The noise model of `apod compare A B` on a database holding only the batch: every run but B
+/// (built once per B: it does not depend on A, nor on what is planted in B's copy).
+const NoiseModel& leave_out(const Batch& batch, const RunRecord* b) {
+  static std::map<const RunRecord*, NoiseModel> cache;
+  const auto it = cache.find(b);
+  return it != cache.end() ? it->second
+                           : cache.emplace(b, NoiseModel::from_runs(batch, {b->id})).first->second;
+}
+
+/// The ordered pairs of a batch judged in a database holding only the batch (with history), or
+/// only the pair (without: one run of history is none, so class defaults).
 int clean_pairs(const Batch& batch, bool with_history) {
   int clean = 0;
   for (const RunRecord* a : batch)
     for (const RunRecord* b : batch)
       if (a != b)
-        clean += compare_in(*a, *b, with_history ? batch : Batch{a, b}).exit_code() == 0;
+        clean += judge(*a, *b, with_history ? leave_out(batch, b) : NoiseModel()).exit_code() == 0;
   return clean;
 }
 
@@ -61,19 +71,14 @@ int detected(const Batch& batch, const PointFilter& filter, double slowdown, boo
     for (const RunRecord* b : batch) {
       if (a == b)
         continue;
+      // In a database of the batch with B replaced by its planted copy P, `compare A P` takes the
+      // other runs as history: the model leave_out(batch, b) is that one.
       const RunRecord p = planted(*b, filter, slowdown, fmt::format("feed{:04x}", n++));
-      Batch history{a, &p};
-      if (with_history) {
-        history = {&p};
-        for (const RunRecord* r : batch)
-          if (r != b)
-            history.push_back(r);
-      }
       std::set<std::string> planted_keys;
       for (const Measurement* m : p.measurements())
         if (filter(*m))
           planted_keys.insert(m->comparability_key);
-      const Verdict v = compare_in(*a, p, history);
+      const Verdict v = judge(*a, p, with_history ? leave_out(batch, b) : NoiseModel());
       const bool hit =
           std::any_of(v.points.begin(), v.points.end(), [&](const PointVerdict& point) {
             return point.regression && planted_keys.count(point.key);

@@ -331,7 +331,7 @@ TEST(Judge, APooledBatchShrinksTheNoise) {
   auto batch = history({0.985, 0.981, 0.983}, "b");
   std::vector<RunRecord> all = runs;
   all.insert(all.end(), batch.begin(), batch.end());
-  const NoiseModel noise = NoiseModel::from_runs(all, {"b0", "b1", "b2"});
+  const NoiseModel noise = NoiseModel::from_runs(all, {}, {"b0", "b1", "b2"});
   const Verdict pooled = judge_pooled(runs[5], {&batch[0], &batch[1], &batch[2]}, noise);
   EXPECT_EQ(pooled.candidate.runs, 3);
   EXPECT_NEAR(pooled.points[0].candidate, 100 * 0.983, 0.2);
