@@ -177,7 +177,7 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
     out += "| | run | started | GPU | label |\n|---|---|---|---|---|\n";
     for (const auto* r : {&v.baseline, &v.candidate})
       out += fmt::format("| {} | `{}` | {} | {} `{}`@{} | {} |\n",
-                         r == &v.baseline ? "baseline" : "candidate", short_id(r->id),
+                         r == &v.baseline ? "baseline" : "candidate", r->id,
                          when(r->started_at), md(r->device), md(r->uuid.substr(0, 12)), md(r->host),
                          md(r->label));
     if (!v.nothing_compared.empty())

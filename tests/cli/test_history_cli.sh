@@ -45,6 +45,7 @@ write("same", [run(f"bb0{i}", 100 * (1 + 0.001 * (i - 2)), f"2026-01-02T00:0{i}:
                for i in range(4)])
 write("slow", [run("cc03", 90, "2026-01-03T00:00:00.000Z", 9)])
 write("h100", [run("dd04", 100, "2026-01-04T00:00:00.000Z", 10, gpu="NVIDIA H100", uuid="GPU-h100", key="bb")])
+write("fresh", [run("ee05", 100, "2026-01-05T00:00:00.000Z", 11)])
 PY
 "$apod" import --db "$tmp/h.db" "$tmp/base.json" "$tmp/same.json" >/dev/null 2>&1
 check no_baseline 2 "no baseline" -- "$apod" compare --db "$tmp/h.db"
@@ -84,6 +85,23 @@ check nothing_compared 2 "the baseline ran on Synthetic GPU and the candidate on
 "$apod" import --db "$tmp/night1.db" "$tmp/base.json" >/dev/null 2>&1
 "$apod" import --db "$tmp/night2.db" "$tmp/slow.json" >/dev/null 2>&1
 check two_databases 1 "REGRESSION" -- "$apod" compare aa01 cc03 --baseline-db "$tmp/night1.db" --db "$tmp/night2.db"
+
+# The nightly recipe's last step without a scheduler (ci/fleet/night-merge.sh, under bash -e):
+# every run of the night judged in one compare, the worst verdict its exit code, the report
+# published first; without a pinned baseline the night is stored and reported, and exits 2.
+root=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$tmp/night"
+"$apod" import --db "$tmp/night/node-0.db" "$tmp/slow.json" >/dev/null 2>&1
+"$apod" import --db "$tmp/night/node-1.db" "$tmp/fresh.json" >/dev/null 2>&1
+"$apod" import --db "$tmp/nightly.db" "$tmp/base.json" "$tmp/same.json" >/dev/null 2>&1
+night_merge() { APOD=$apod APOD_RESULTS=$tmp/night APOD_HISTORY=$tmp/nightly.db APOD_PUBLISH=$tmp/www \
+  bash "$root/ci/fleet/night-merge.sh"; }
+check night_without_baseline 2 "no baseline pinned" -- night_merge
+"$apod" baseline set aa01 --db "$tmp/nightly.db" >/dev/null 2>&1
+check night_judges_every_run 1 "2 runs against aa01: 1 with regressions (2 points)" -- night_merge
+check night_verdicts_name_each_run 0 "" -- grep -q "ee05" "$tmp/night/compare.md"
+check night_verdicts_name_the_regressed_run 0 "" -- grep -q "cc03" "$tmp/night/compare.md"
+check night_report_published 0 "" -- test -s "$tmp/www/index.html"
 
 # Merge: idempotent, keyed by run id.
 check merge 0 "merged 2 run(s)" -- "$apod" merge "$tmp/all.db" "$tmp/night1.db" "$tmp/night2.db"
