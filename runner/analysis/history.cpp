@@ -134,7 +134,7 @@ std::vector<Drift> detect_drifts(const std::vector<double>& series, const DriftD
         const double level = median_of(x, t, t + d.confirm + 1);
         const double midpoint = reference + (level - reference) / 2;
         const bool displaced =
-            std::all_of(x.begin() + t + 1, x.begin() + t + d.confirm + 1,
+            std::all_of(x.begin() + t, x.begin() + t + d.confirm + 1,
                         [&](double v) { return rising ? v > midpoint : v < midpoint; });
         if (displaced && std::abs(std::expm1(level - reference)) >= d.min_change_rel) {
           const int start = std::min(rising ? up_start : down_start, t);
