@@ -28,26 +28,34 @@ double mad_sigma(const std::vector<double>& v) {
   return 1.4826 * median_of(deviations);
 }
 
-// The series' run-to-run spread from its successive differences, centred on their median so a
-// steady drift does not count as noise, and winsorised at their 90th percentile so that a few
-// spikes and steps barely count while a point that flips between two levels keeps its spread
-// (a MAD would call that noise zero). 0.8313 = E[min(|Z|, 1.645)^2] for a normal Z.
-double series_sigma(const std::vector<double>& x) {
-  if (x.size() < 3)
-    return 0;
+// The run-to-run spread of x[from..to) from its successive differences (all but x[skip] -
+// x[skip - 1], the step being tested), centred on their median so a steady drift does not count
+// as noise, and winsorised so that spikes barely count while a point that flips between two
+// levels keeps its spread (a MAD would call that noise zero): the differences are capped at
+// their 90th percentile, and in a short window at their third largest (a one-run spike makes two
+// large differences). 0.8313 = E[min(|Z|, 1.645)^2] for a normal Z.
+double diff_sigma(const std::vector<double>& x, int from, int to, int skip = -1) {
   std::vector<double> d;
-  for (size_t i = 1; i < x.size(); ++i)
-    d.push_back(x[i] - x[i - 1]);
+  for (int i = from + 1; i < to; ++i)
+    if (i != skip)
+      d.push_back(x[i] - x[i - 1]);
+  if (d.size() < 3)
+    return 0;
   const double center = median_of(d);
   std::vector<double> deviations;
   for (double v : d)
     deviations.push_back(std::abs(v - center));
   std::sort(deviations.begin(), deviations.end());
-  const double cap = deviations[static_cast<size_t>(0.9 * (deviations.size() - 1))];
+  const size_t n = deviations.size();
+  const double cap = deviations[std::min(static_cast<size_t>(0.9 * (n - 1)), n - 3)];
   double sum = 0;
   for (double v : deviations)
     sum += std::pow(std::min(v, cap), 2);
-  return std::sqrt(sum / deviations.size() / 0.8313 / 2);
+  return std::sqrt(sum / n / 0.8313 / 2);
+}
+
+double series_sigma(const std::vector<double>& x) {
+  return diff_sigma(x, 0, static_cast<int>(x.size()));
 }
 
 // Theil-Sen slope of x[from..to) against the run index (Sen 1968).
@@ -78,7 +86,7 @@ std::vector<double> logs_of(const std::vector<double>& series) {
 std::vector<ChangePoint> detect_steps(const std::vector<double>& series, const StepDetector& d) {
   const std::vector<double> x = logs_of(series);
   const int n = static_cast<int>(x.size());
-  const double spread = series_sigma(x);
+  const double long_spread = n > 20 ? series_sigma(x) : 0;
   std::vector<ChangePoint> steps;
   int level_start = 0; // the old level is measured only from here: never across an earlier step
   for (int i = 1; i + d.confirm <= n; ++i) {
@@ -87,7 +95,11 @@ std::vector<ChangePoint> detect_steps(const std::vector<double>& series, const S
       continue;
     const double level = median_of(x, from, i), after = median_of(x, i, i + d.confirm);
     const std::vector<double> before(x.begin() + from, x.begin() + i);
-    const double noise = std::max({mad_sigma(before), spread, d.min_noise_rel});
+    // The noise: the largest of the look-back window's MAD, the spread between successive runs
+    // around the candidate step (both windows, the step's own difference left out) and, once the
+    // series is long enough for its 90th percentile to leave spikes out, the whole series'.
+    const double spread = diff_sigma(x, from, i + d.confirm, i);
+    const double noise = std::max({mad_sigma(before), spread, long_spread, d.min_noise_rel});
     const double shift = after - level, z = std::abs(shift) / noise;
     const bool sustained = std::all_of(x.begin() + i, x.begin() + i + d.confirm, [&](double v) {
       return shift > 0 ? v > level + shift / 2 : v < level + shift / 2;

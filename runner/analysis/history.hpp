@@ -7,16 +7,18 @@
 // an excursion that reverts, so a step at run i needs (docs/history.md):
 // - the median of the confirmation window (runs i..i+confirm-1) to differ from the median of
 //   the look-back window (up to `window` runs before i, at least `min_window`) by more than z
-//   noise units and more than min_change_rel of the level, the noise being the larger of the
-//   look-back window's MAD and the series' spread from successive differences (which steps and
-//   drifts barely inflate), floored at min_noise_rel;
+//   noise units and more than min_change_rel of the level, the noise being the largest of the
+//   look-back window's MAD and the winsorised spread of successive differences around the
+//   candidate (and, in a series of more than 20 runs, of the whole series), floored at
+//   min_noise_rel;
 // - every run of the confirmation window on the new side of the midpoint: an excursion that
 //   reverts within the window is not a step;
 // - both windows to be levels, not slopes (a ramp is a drift, a window holding an excursion no
 //   level to step from).
 // Slow drifts are found by a two-sided CUSUM (Page 1954) of the standardised deviations from the
 // level of each segment's first runs, each clipped to +-3 noise units (Lucas and Crosier 1982) so
-// one wild run cannot raise the alarm alone, confirmed like a step.
+// one wild run cannot raise the alarm alone, confirmed by the alarm run and the `confirm` runs
+// after it staying displaced.
 #pragma once
 
 #include "core/run_record.hpp"
