@@ -94,18 +94,20 @@ std::vector<ChangePoint> detect_steps(const std::vector<double>& series, const S
     if (i - from < d.min_window)
       continue;
     const double level = median_of(x, from, i), after = median_of(x, i, i + d.confirm);
-    const std::vector<double> before(x.begin() + from, x.begin() + i);
-    // The noise: the largest of the look-back window's MAD, the spread between successive runs
-    // around the candidate step (both windows, the step's own difference left out) and, once the
-    // series is long enough for its 90th percentile to leave spikes out, the whole series'.
-    const double spread = diff_sigma(x, from, i + d.confirm, i);
-    const double noise = std::max({mad_sigma(before), spread, long_spread, d.min_noise_rel});
-    const double shift = after - level, z = std::abs(shift) / noise;
+    const double shift = after - level;
     const bool sustained = std::all_of(x.begin() + i, x.begin() + i + d.confirm, [&](double v) {
       return shift > 0 ? v > level + shift / 2 : v < level + shift / 2;
     });
-    if (z > d.z && std::abs(std::expm1(shift)) > d.min_change_rel && sustained &&
-        is_level(x, from, i, shift) && is_level(x, i, i + d.confirm, shift)) {
+    if (std::abs(std::expm1(shift)) <= d.min_change_rel || !sustained)
+      continue; // the cheap tests first: most runs of a long history stop here
+    // The noise: the largest of the look-back window's MAD, the spread between successive runs
+    // around the candidate step (both windows, the step's own difference left out) and, once the
+    // series is long enough for its 90th percentile to leave spikes out, the whole series'.
+    const std::vector<double> before(x.begin() + from, x.begin() + i);
+    const double spread = diff_sigma(x, from, i + d.confirm, i);
+    const double noise = std::max({mad_sigma(before), spread, long_spread, d.min_noise_rel});
+    const double z = std::abs(shift) / noise;
+    if (z > d.z && is_level(x, from, i, shift) && is_level(x, i, i + d.confirm, shift)) {
       steps.push_back({i, std::exp(level), std::exp(after), std::expm1(shift), z});
       level_start = i;
       i += d.confirm - 1;
@@ -116,11 +118,16 @@ std::vector<ChangePoint> detect_steps(const std::vector<double>& series, const S
 
 std::vector<Drift> detect_drifts(const std::vector<double>& series, const DriftDetector& d,
                                  const StepDetector& step_detector) {
+  return detect_drifts(series, detect_steps(series, step_detector), d);
+}
+
+std::vector<Drift> detect_drifts(const std::vector<double>& series,
+                                 const std::vector<ChangePoint>& steps, const DriftDetector& d) {
   const std::vector<double> x = logs_of(series);
   const int n = static_cast<int>(x.size());
   const double noise = std::max(series_sigma(x), d.min_noise_rel);
   std::vector<int> bounds = {0};
-  for (const ChangePoint& c : detect_steps(series, step_detector))
+  for (const ChangePoint& c : steps)
     bounds.push_back(c.index);
   bounds.push_back(n);
   std::vector<Drift> drifts;
@@ -201,7 +208,7 @@ std::vector<HistorySeries> history_series(const std::vector<RunRecord>& runs, Se
   }
   for (HistorySeries& s : all) {
     s.steps = detect_steps(s.medians, steps);
-    s.drifts = detect_drifts(s.medians, drifts, steps);
+    s.drifts = detect_drifts(s.medians, s.steps, drifts);
   }
   return all;
 }

@@ -73,6 +73,10 @@ struct Drift {
 std::vector<Drift> detect_drifts(const std::vector<double>& series,
                                  const DriftDetector& detector = {},
                                  const StepDetector& steps = {});
+/// The same between `steps` already found in `series`.
+std::vector<Drift> detect_drifts(const std::vector<double>& series,
+                                 const std::vector<ChangePoint>& steps,
+                                 const DriftDetector& detector = {});
 
 /// Whose history a series is: one machine (a GPU's UUID and its host), or every GPU of a model
 /// pooled (an overview; machines differ, so marks there may be machine changes).
