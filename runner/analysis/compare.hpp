@@ -91,6 +91,10 @@ struct Verdict {
 /// The verdict on `candidate` against `baseline`.
 Verdict judge(const RunRecord& baseline, const RunRecord& candidate, const NoiseModel& noise,
               const CompareOptions& options = {});
+/// The verdict the report shows at the top of its page: `candidate` against `baseline`, every
+/// other run of `runs` (the database) history for the noise model.
+Verdict judge_in(const std::vector<RunRecord>& runs, const RunRecord& baseline,
+                 const RunRecord& candidate, const CompareOptions& options = {});
 /// The verdict on several runs of one machine as one candidate, by each point's geometric mean
 /// of run medians (its noise shrinks by the number of runs). Throws InputError if the runs are
 /// of different machines.

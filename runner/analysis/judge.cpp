@@ -241,6 +241,11 @@ Verdict judge(const RunRecord& baseline, const RunRecord& candidate, const Noise
   return judge_figures(baseline, candidate, figures, std::move(left_out), noise, options);
 }
 
+Verdict judge_in(const std::vector<RunRecord>& runs, const RunRecord& baseline,
+                 const RunRecord& candidate, const CompareOptions& options) {
+  return judge(baseline, candidate, NoiseModel::from_runs(runs, {candidate.id}), options);
+}
+
 Verdict judge_pooled(const RunRecord& baseline, const std::vector<const RunRecord*>& candidates,
                      const NoiseModel& noise, const CompareOptions& options) {
   if (candidates.empty())

@@ -118,12 +118,8 @@ void promise(bool ok, const std::string& what) {
   failures += !ok;
 }
 
-} // namespace
-
-int main(int argc, char** argv) {
-  if (argc < 2)
-    return std::fprintf(stderr, "usage: evaluate_detector BATCH.json [MORE.json...]\n"), 2;
-  const std::vector<RunRecord> runs = test::load_runs({argv[1]}); // the batch: its first document
+/// Each point of the batch (ok in every run) with its run medians.
+std::vector<PointSeries> points_of(const std::vector<RunRecord>& runs) {
   std::vector<const RunRecord*> batch;
   for (const auto& [machine, list] : test::by_machine(runs))
     if (list.size() > batch.size())
@@ -140,15 +136,22 @@ int main(int argc, char** argv) {
   for (auto& [key, p] : by_key)
     if (p.per_run.size() == batch.size())
       points.push_back(std::move(p));
+  return points;
+}
+
+/// Random orders of the batch's runs, drawn whole: the reordered histories.
+std::vector<std::vector<int>> orders_of(size_t runs) {
   std::mt19937 rng(20261123);
-  std::uniform_int_distribution<int> pick(0, static_cast<int>(batch.size()) - 1);
+  std::uniform_int_distribution<int> pick(0, static_cast<int>(runs) - 1);
   std::vector<std::vector<int>> orders(histories);
   for (auto& order : orders)
     for (int i = 0; i < history_runs; ++i)
       order.push_back(pick(rng));
+  return orders;
+}
 
-  std::printf("%zu points of %zu runs, %d histories of %d runs each, changes planted at run %d\n\n",
-              points.size(), batch.size(), histories, history_runs, change_at);
+/// The rates per class, printed as docs/history.md's table, and the promises checked.
+void rates(const std::vector<PointSeries>& points, const std::vector<std::vector<int>>& orders) {
   std::printf(
       "| class | series | false steps / 100 runs | false drifts / 100 runs | step 2%% | step 5%% | "
       "step 10%% | 20%% excursion of 4 runs marked as a step | as a drift | drift 0.3%%/run found "
@@ -191,25 +194,39 @@ int main(int argc, char** argv) {
               "device memory: a drift of 0.3%/run is found in 95% of histories");
     }
   }
-  if (argc > 2) { // the committed runs as they are: marks per machine and per model
-    const std::vector<RunRecord> all =
-        test::load_runs(std::vector<std::string>(argv + 1, argv + argc));
-    std::printf("\n| committed runs (%zu) | series | with 8+ runs | steps | drifts "
-                "|\n|---|---:|---:|---:|---:|\n",
-                all.size());
-    for (SeriesLevel level : {SeriesLevel::machine, SeriesLevel::model}) {
-      int series = 0, long_enough = 0, steps = 0, drifts = 0;
-      for (const HistorySeries& h : history_series(all, level)) {
-        ++series;
-        long_enough += h.medians.size() >= 8;
-        steps += static_cast<int>(h.steps.size());
-        drifts += static_cast<int>(h.drifts.size());
-      }
-      std::printf("| per %s | %d | %d | %d | %d |\n",
-                  level == SeriesLevel::machine ? "GPU and host" : "GPU model", series, long_enough,
-                  steps, drifts);
+}
+
+/// The marks on the committed runs as they are, per machine and per model.
+void committed_marks(const std::vector<RunRecord>& all) {
+  std::printf("\n| committed runs (%zu) | series | with 8+ runs | steps | drifts "
+              "|\n|---|---:|---:|---:|---:|\n",
+              all.size());
+  for (SeriesLevel level : {SeriesLevel::machine, SeriesLevel::model}) {
+    int series = 0, long_enough = 0, steps = 0, drifts = 0;
+    for (const HistorySeries& h : history_series(all, level)) {
+      ++series;
+      long_enough += h.medians.size() >= 8;
+      steps += static_cast<int>(h.steps.size());
+      drifts += static_cast<int>(h.drifts.size());
     }
+    std::printf("| per %s | %d | %d | %d | %d |\n",
+                level == SeriesLevel::machine ? "GPU and host" : "GPU model", series, long_enough,
+                steps, drifts);
   }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2)
+    return std::fprintf(stderr, "usage: evaluate_detector BATCH.json [MORE.json...]\n"), 2;
+  const std::vector<PointSeries> points = points_of(test::load_runs({argv[1]}));
+  const size_t runs = points.empty() ? 0 : points.front().per_run.size();
+  std::printf("%zu points of %zu runs, %d histories of %d runs each, changes planted at run %d\n\n",
+              points.size(), runs, histories, history_runs, change_at);
+  rates(points, orders_of(runs));
+  if (argc > 2)
+    committed_marks(test::load_runs(std::vector<std::string>(argv + 1, argv + argc)));
   std::printf("\n%d failed\n", failures);
   return failures ? 1 : 0;
 }

@@ -220,6 +220,14 @@ TEST(Judge, NoiseAloneIsNoRegressionAndAFivePercentSlowdownIs) {
   EXPECT_LE(slow.points[0].p_adjusted, 0.01);
 }
 
+TEST(Judge, TheReportsVerdictTakesTheDatabaseAsHistory) {
+  auto runs = history({1.0, 1.0005, 0.9995, 1.0, 1.0003, 0.95});
+  const Verdict v = judge_in(runs, runs[0], runs[5]);
+  EXPECT_EQ(v.regressions(), 6);
+  EXPECT_EQ(v.points[0].noise_source, NoiseSource::history);
+  EXPECT_EQ(v.points[0].history_runs, 5) << "every run but the candidate";
+}
+
 TEST(Judge, ATimeThatGrowsIsSlowerLikeABandwidthThatFalls) {
   Point t{"staged_copy", "total_ms", "ms", {{"n_streams", 1}}, "lower", "t"};
   Point b{"offset_copy", "effective_bandwidth", "GB/s", {{"offset", 0}}, "higher", "b"};
