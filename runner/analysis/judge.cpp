@@ -22,6 +22,8 @@ struct Figure {
   double value = 0;
   int runs = 1;
 };
+/// The candidate's figures by comparability key, in the order the run recorded them.
+using Figures = std::vector<std::pair<std::string, Figure>>;
 
 std::string identity(const Measurement& m) {
   return m.experiment + "|" + nlohmann::json::parse(m.params.dump()).dump() + "|" + m.metric;
@@ -34,6 +36,10 @@ int experiment_version(const RunRecord& run, const std::string& name) {
   return 0;
 }
 
+std::string branch_text(const std::string& branch) {
+  return branch.empty() ? "(not recorded)" : branch;
+}
+
 /// What differs between two runs that makes a point incomparable, in words ("" if nothing
 /// the runs record explains it).
 std::string what_differs(const RunRecord& base, const RunRecord& cand,
@@ -43,9 +49,8 @@ std::string what_differs(const RunRecord& base, const RunRecord& cand,
   if (b.device != c.device)
     parts.push_back(fmt::format("GPU model {} vs {}", b.device, c.device));
   if (b.driver_branch != c.driver_branch)
-    parts.push_back(fmt::format("driver branch {} vs {}",
-                                b.driver_branch.empty() ? "?" : b.driver_branch,
-                                c.driver_branch.empty() ? "?" : c.driver_branch));
+    parts.push_back(fmt::format("driver branch {} vs {}", branch_text(b.driver_branch),
+                                branch_text(c.driver_branch)));
   const int vb = experiment_version(base, experiment), vc = experiment_version(cand, experiment);
   if (!experiment.empty() && vb != vc)
     parts.push_back(fmt::format("{} version {} vs {}", experiment, vb, vc));
@@ -65,7 +70,7 @@ std::string nothing_compared(const RunRecord& base, const RunRecord& cand, const
   if (b.driver_branch != c.driver_branch)
     return fmt::format("the baseline ran on driver branch {} and the candidate on {}: numbers are "
                        "not compared across driver branches (pin a baseline on the new branch)",
-                       b.driver_branch, c.driver_branch);
+                       branch_text(b.driver_branch), branch_text(c.driver_branch));
   std::set<std::string> base_names, versions;
   for (const auto& e : base.experiments)
     base_names.insert(e.name);
@@ -160,9 +165,9 @@ void decide(std::vector<PointVerdict>& points, const CompareOptions& options, in
   });
 }
 
-Verdict judge_figures(const RunRecord& base_run, const RunRecord& cand_run,
-                      const std::map<std::string, Figure>& figures, std::vector<LeftOut> left_out,
-                      const NoiseModel& noise, const CompareOptions& options) {
+Verdict judge_figures(const RunRecord& base_run, const RunRecord& cand_run, const Figures& figures,
+                      std::vector<LeftOut> left_out, const NoiseModel& noise,
+                      const CompareOptions& options) {
   Verdict v;
   v.baseline = RunFacts::of(base_run);
   v.candidate = RunFacts::of(cand_run);
@@ -207,8 +212,8 @@ Verdict judge_figures(const RunRecord& base_run, const RunRecord& cand_run,
     v.points.push_back(test_pair(base_value, figure, noise.estimate(base_machine, base),
                                  noise.estimate(cand_machine, m), v.same_machine));
   }
-  for (const auto& [key, m] : base_by_key)
-    if (!cand_keys.count(key) && !cand_identities.count(identity(*m)))
+  for (const Measurement* m : base_run.measurements()) // in the baseline's order
+    if (!cand_keys.count(m->comparability_key) && !cand_identities.count(identity(*m)))
       left_out.push_back({m->experiment, m->metric, m->params, LeftOutReason::removed, ""});
   v.left_out = std::move(left_out);
   decide(v.points, options, v.gated_points);
@@ -221,7 +226,7 @@ Verdict judge_figures(const RunRecord& base_run, const RunRecord& cand_run,
 
 Verdict judge(const RunRecord& baseline, const RunRecord& candidate, const NoiseModel& noise,
               const CompareOptions& options) {
-  std::map<std::string, Figure> figures;
+  Figures figures;
   std::vector<LeftOut> left_out;
   for (const Measurement* m : candidate.measurements()) {
     if (m->comparability_key.empty()) {
@@ -236,7 +241,7 @@ Verdict judge(const RunRecord& baseline, const RunRecord& candidate, const Noise
                           status.ok() ? "no positive median" : status.reason});
       continue;
     }
-    figures.emplace(m->comparability_key, Figure{m, value, 1});
+    figures.push_back({m->comparability_key, Figure{m, value, 1}});
   }
   return judge_figures(baseline, candidate, figures, std::move(left_out), noise, options);
 }
@@ -261,23 +266,27 @@ Verdict judge_pooled(const RunRecord& baseline, const std::vector<const RunRecor
     int runs = 0;
   };
   std::map<std::string, Sum> sums;
+  std::vector<std::string> order; // keys in the order the runs recorded them
   for (const RunRecord* run : candidates)
     for (const Measurement* m : run->measurements()) {
       const double value = run_median(*m);
       if (m->comparability_key.empty() || !point_status(*m).ok() || !(value > 0))
         continue;
       Sum& s = sums[m->comparability_key];
-      if (!s.m)
+      if (!s.m) {
         s.m = m;
+        order.push_back(m->comparability_key);
+      }
       s.log_sum += std::log(value);
       s.runs++;
     }
-  std::map<std::string, Figure> figures;
+  Figures figures;
   std::vector<LeftOut> left_out;
   const int n = static_cast<int>(candidates.size());
-  for (const auto& [key, s] : sums) {
+  for (const std::string& key : order) {
+    const Sum& s = sums.at(key);
     if (s.runs == n) {
-      figures.emplace(key, Figure{s.m, std::exp(s.log_sum / n), n});
+      figures.push_back({key, Figure{s.m, std::exp(s.log_sum / n), n}});
     } else {
       left_out.push_back({s.m->experiment, s.m->metric, s.m->params,
                           LeftOutReason::failed_candidate,

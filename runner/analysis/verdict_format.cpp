@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace apod {
@@ -25,6 +26,9 @@ std::string value_text(double v, const std::string& unit) {
   return fmt::format("{:.4g}{}{}", v, unit == "1" || unit.empty() ? "" : " ",
                      unit == "1" ? "" : unit);
 }
+
+/// A terminal shows this many left-out points; the other formats show them all.
+constexpr size_t max_left_out_lines = 20;
 
 std::string short_id(const std::string& id) {
   return id.substr(0, 8);
@@ -161,10 +165,15 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
       out += fmt::format("same: {} points (hidden by --only-changed)\n", v.count(Change::same));
     if (!v.left_out.empty())
       out += "left out:\n";
-    for (const LeftOut& l : v.left_out)
+    for (size_t i = 0; i < std::min(v.left_out.size(), max_left_out_lines); ++i) {
+      const LeftOut& l = v.left_out[i];
       out += fmt::format("  {:<16} {:<22} {:<36} {}{}\n", l.experiment, l.metric,
                          params_text(l.params), reason_name(l.reason),
                          l.detail.empty() ? "" : fmt::format(": {}", l.detail));
+    }
+    if (v.left_out.size() > max_left_out_lines)
+      out += fmt::format("  ... and {} more (--format json or markdown lists every one)\n",
+                         v.left_out.size() - max_left_out_lines);
   }
   return out + fmt::format("\n{}\n", batch_line(verdicts));
 }
@@ -177,9 +186,8 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
     out += "| | run | started | GPU | label |\n|---|---|---|---|---|\n";
     for (const auto* r : {&v.baseline, &v.candidate})
       out += fmt::format("| {} | `{}` | {} | {} `{}`@{} | {} |\n",
-                         r == &v.baseline ? "baseline" : "candidate", r->id,
-                         when(r->started_at), md(r->device), md(r->uuid.substr(0, 12)), md(r->host),
-                         md(r->label));
+                         r == &v.baseline ? "baseline" : "candidate", r->id, when(r->started_at),
+                         md(r->device), md(r->uuid.substr(0, 12)), md(r->host), md(r->label));
     if (!v.nothing_compared.empty())
       out += fmt::format("\nNothing compared: {}.\n", md(v.nothing_compared));
     if (!v.points.empty())
