@@ -11,6 +11,8 @@ const char* class_name(MetricClass c) {
   switch (c) {
   case MetricClass::device_memory:
     return "device_memory";
+  case MetricClass::on_chip:
+    return "on_chip";
   case MetricClass::host_link:
     return "host_link";
   case MetricClass::host_phase:
@@ -25,6 +27,8 @@ const char* class_phrase(MetricClass c) {
   switch (c) {
   case MetricClass::device_memory:
     return "device memory";
+  case MetricClass::on_chip:
+    return "on-chip and compute rates";
   case MetricClass::host_link:
     return "host/PCIe transfers";
   case MetricClass::host_phase:
@@ -42,12 +46,18 @@ const ClassDefaults& class_defaults(MetricClass c) {
   // the large moves seen between runs (infinite: Gaussian tails were not exceeded). Rounded to
   // the conservative side; tests/history/calibrate_compare fails if one is not conservative.
   static const ClassDefaults device_memory{0.006, 0.006, infinite_df, true};
+  // No committed run measures FLOP rates or bytes per clock yet (and a compute-bound rate follows
+  // the SM clock, which boosts differently from run to run): the host/PCIe class's spreads and
+  // tails, the heaviest of a gated class with bounded spreads, until runs are committed.
+  static const ClassDefaults on_chip{0.035, 0.025, 3.4, true};
   static const ClassDefaults host_link{0.035, 0.025, 3.4, true};
   static const ClassDefaults host_phase{0.55, 0.30, 2.2, true};
   static const ClassDefaults derived{0.40, 0.25, 2.4, false};
   switch (c) {
   case MetricClass::device_memory:
     return device_memory;
+  case MetricClass::on_chip:
+    return on_chip;
   case MetricClass::host_link:
     return host_link;
   case MetricClass::host_phase:
@@ -96,9 +106,10 @@ MetricClass metric_class(const Measurement& m, LimitKind experiment_limit) {
     return MetricClass::derived;
   if (is_time_unit(m.unit) || pageable(m.params))
     return MetricClass::host_phase;
-  if (m.unit == "GB/s" && read_against_pcie(m, experiment_limit))
-    return MetricClass::host_link;
-  return MetricClass::device_memory;
+  if (m.unit != "GB/s")
+    return MetricClass::on_chip;
+  return read_against_pcie(m, experiment_limit) ? MetricClass::host_link
+                                                : MetricClass::device_memory;
 }
 
 MetricClass metric_class(const Measurement& m) {

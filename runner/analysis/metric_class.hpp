@@ -11,14 +11,16 @@
 namespace apod {
 
 enum class MetricClass {
-  device_memory, ///< device memory and other on-device rates (GB/s, GFLOP/s, B/clk/SM)
+  device_memory, ///< bandwidths in GB/s on the device (device memory, caches)
+  on_chip,       ///< other on-device rates: FLOP/s, bytes per clock (no committed runs yet)
   host_link,     ///< DMA over the host link: pinned, mapped and staged transfers (PCIe limit)
   host_phase,    ///< timings (host phases included) and pageable transfers the CPU copies
   derived,       ///< figures computed from others: fractions, ratios, models, counts
 };
 
-inline constexpr MetricClass metric_classes[] = {MetricClass::device_memory, MetricClass::host_link,
-                                                 MetricClass::host_phase, MetricClass::derived};
+inline constexpr MetricClass metric_classes[] = {MetricClass::device_memory, MetricClass::on_chip,
+                                                 MetricClass::host_link, MetricClass::host_phase,
+                                                 MetricClass::derived};
 
 /// "device_memory", "host_link", "host_phase", "derived" (json, docs).
 const char* class_name(MetricClass c);
@@ -38,8 +40,8 @@ const ClassDefaults& class_defaults(MetricClass c);
 /// The class of a figure, by rule: a metric named "...model..." or whose unit is neither a rate
 /// ("/s", "/clk") nor a time is derived; a time (ms, us, ns, s, cycles) or a figure with a
 /// parameter "pageable" is host_phase; a GB/s figure read against PCIe (`experiment_limit`, its
-/// own limit label, or "pcie"/"h2d"/"d2h" in the metric's name) is host_link; the rest is
-/// device_memory.
+/// own limit label, or "pcie"/"h2d"/"d2h" in the metric's name) is host_link, any other GB/s
+/// figure device_memory; any other rate is on_chip.
 MetricClass metric_class(const Measurement& m, LimitKind experiment_limit);
 /// The same with the experiment's limit from the registry (none for an unknown experiment).
 MetricClass metric_class(const Measurement& m);

@@ -166,6 +166,12 @@ void measure_defaults(const Batch& batch, const Batch& other_gpus) {
     const auto df_text = [](double df) {
       return std::isinf(df) ? std::string("inf") : fmt::format("{:.2f}", df);
     };
+    if (t_df[c].empty()) { // nothing of this class in the committed runs: nothing to measure
+      std::printf("| %s | (no runs) | %.2f%% | (no runs) | %.2f%% | (no runs) | %s |\n",
+                  class_phrase(c), 100 * d.run_sigma, 100 * d.device_sigma,
+                  df_text(d.tail_df).c_str());
+      continue;
+    }
     std::printf("| %s | %.2f%% | %.2f%% | %.2f%% | %.2f%% | %s | %s |\n", class_phrase(c),
                 100 * run_sigma[c], 100 * d.run_sigma, 100 * device_sigma[c], 100 * d.device_sigma,
                 df_text(nu).c_str(), df_text(d.tail_df).c_str());
@@ -242,7 +248,9 @@ void smallest_detected(const Batch& batch) {
   std::printf("\n## Smallest slowdown of a whole class detected in every pair\n\n| class | with "
               "history | without |\n|---|---:|---:|\n");
   for (MetricClass c : metric_classes) {
-    if (!class_defaults(c).gated)
+    const auto of_c = [c](const Measurement* m) { return metric_class(*m) == c; };
+    const auto points = batch.front()->measurements();
+    if (!class_defaults(c).gated || std::none_of(points.begin(), points.end(), of_c))
       continue;
     std::string cells[2];
     for (bool history : {true, false}) {

@@ -148,7 +148,7 @@ TEST(MetricClasses, ByUnitLimitAndParameters) {
   EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::derived);
   m.unit = "GFLOP/s";
   m.metric = "flop_rate";
-  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::device_memory);
+  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::on_chip);
   EXPECT_FALSE(class_defaults(MetricClass::derived).gated);
   EXPECT_TRUE(class_defaults(MetricClass::host_phase).gated);
 }
