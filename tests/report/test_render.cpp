@@ -112,7 +112,7 @@ TEST_F(RenderedOneRun, NotesPublishedFiguresAndVersions) {
   EXPECT_FALSE(has("must not be shown")); // a reference for an experiment not in the results
   EXPECT_TRUE(has("Measured with version 1 of this experiment; this build describes version 2"));
   EXPECT_TRUE(has("Not in this build&apos;s experiment catalog"));
-  EXPECT_TRUE(has("dashed line: the device&apos;s theoretical DRAM bandwidth"));
+  EXPECT_TRUE(has("Red dashed: theoretical DRAM bandwidth."));
 }
 
 TEST_F(RenderedOneRun, LongValueTablesStartFolded) {

@@ -1,0 +1,166 @@
+// Which charts an experiment's section shows: its design where apod has one, else one generic
+// chart per charted metric from the catalog's ChartSpec (or the experiment's own Vega-Lite spec).
+#include "charts/designs.hpp"
+
+#include "format.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace apod::report {
+
+namespace charts {
+
+const MetricView* drawable_metric(const ExperimentView& experiment, const std::string& name) {
+  for (const auto& metric : experiment.metrics)
+    if (metric.metric == name && metric.ok_count() > 0)
+      return &metric;
+  return nullptr;
+}
+
+bool has_params(const MetricView& metric, const std::vector<std::string>& params) {
+  return std::all_of(metric.points.begin(), metric.points.end(), [&](const PointView& p) {
+    return !p.ok || std::all_of(params.begin(), params.end(), [&](const std::string& key) {
+      return p.measurement->params.contains(key);
+    });
+  });
+}
+
+Keep param_is(const std::string& key, const std::string& value) {
+  return [key, value](const PointView& p) {
+    return string_at(p.measurement->params, key.c_str()) == value;
+  };
+}
+
+Sweep catalog_sweep(const DesignInput& in, const MetricView& metric) {
+  const ChartSettings& chart = in.experiment.chart;
+  Sweep sweep;
+  sweep.metric = &metric;
+  sweep.x = chart.x;
+  sweep.x_title = chart.x_title;
+  sweep.log_x = chart.log_x;
+  sweep.colour = chart.color;
+  sweep.colour_title = display_name(chart.color);
+  sweep.mark = chart.mark;
+  sweep.published = published_for(in.published, in.experiment, metric.metric);
+  // A model stored beside each point is drawn beside it (keys::model_gbs, keys::model).
+  for (const char* key : {keys::model_gbs, keys::model}) {
+    const bool stored = std::any_of(metric.points.begin(), metric.points.end(), [&](const auto& p) {
+      return p.ok && has_number(p.measurement->extra, key);
+    });
+    if (stored && sweep.model_key.empty()) {
+      sweep.model_key = key;
+      sweep.model_label = "model";
+    }
+  }
+  return sweep;
+}
+
+std::string caption(const std::string& what, const PageModel& page, const SeriesPlan& plan,
+                    const std::vector<std::string>& more) {
+  std::string text = what;
+  const std::string runs = runs_sentence(page, plan);
+  if (!runs.empty())
+    text += "; " + runs;
+  text += ".";
+  for (const auto& sentence : more)
+    if (!sentence.empty())
+      text += " " + sentence;
+  return text;
+}
+
+std::string published_sentence(const Sweep& sweep) {
+  std::vector<std::string> devices;
+  for (const json* figure : sweep.published) {
+    const std::string device = string_at(*figure, "device");
+    if (std::find(devices.begin(), devices.end(), device) == devices.end())
+      devices.push_back(device);
+  }
+  if (devices.empty())
+    return "";
+  // Their sources and citations are in the section's table of published figures.
+  std::string text = "Black marks and dotted lines: the source documents' published figures for ";
+  for (std::size_t i = 0; i < devices.size(); ++i)
+    text += (i == 0 ? "" : i + 1 == devices.size() ? " and " : ", ") + devices[i];
+  return text + " (sources in the table of published figures).";
+}
+
+std::string limits_sentence(const ExperimentView& experiment, const MetricView& metric) {
+  std::vector<std::string> words;
+  for (const auto& point : metric.points) {
+    if (!point.ok || (!point.limit_gbs && !point.unit_limit))
+      continue;
+    const std::string w = limit_words_of(experiment, point);
+    if (std::find(words.begin(), words.end(), w) == words.end())
+      words.push_back(w);
+  }
+  if (words.empty())
+    return "";
+  std::string text = "Red dashed: ";
+  for (std::size_t i = 0; i < words.size(); ++i)
+    text += (i ? "; " : "") + words[i];
+  return text + ".";
+}
+
+ChartBlock sweep_block(const DesignInput& in, const Sweep& sweep, const std::string& what,
+                       const std::vector<std::string>& more) {
+  std::vector<std::string> sentences = more;
+  if (sweep.device_limits)
+    sentences.insert(sentences.begin(), limits_sentence(in.experiment, *sweep.metric));
+  sentences.push_back(published_sentence(sweep));
+  return {sweep_spec(in.page, in.experiment, sweep),
+          caption(what, in.page, sweep_plan(in.page, sweep), sentences)};
+}
+
+namespace {
+
+const std::map<std::string, Design>& designs() {
+  static const std::map<std::string, Design> table = {
+      {"peak_copy", peak_copy_charts},
+      {"offset_copy", offset_copy_charts},
+      {"stride_copy", stride_copy_charts},
+      {latency_names::experiment, memory_latency_charts},
+      {"littles_law", littles_law_charts},
+      {"latency_hiding", latency_hiding_charts},
+      {"roofline", roofline_charts},
+      {"bank_conflicts", bank_conflicts_charts},
+      {"l2_persistence", l2_persistence_charts},
+      {"scaling", scaling_charts},
+      {"host_transfer", host_transfer_charts},
+      {"staged_copy", staged_copy_charts},
+      {"overlap_matrix", overlap_matrix_charts},
+  };
+  return table;
+}
+
+} // namespace
+
+} // namespace charts
+
+std::vector<ChartBlock> experiment_charts(const PageModel& page, const ExperimentView& experiment,
+                                          const std::vector<const json*>& published) {
+  const charts::DesignInput in{page, experiment, published};
+  const auto design = charts::designs().find(experiment.name);
+  if (design != charts::designs().end() && experiment.in_catalog) {
+    std::vector<ChartBlock> blocks = design->second(in);
+    if (!blocks.empty())
+      return blocks;
+  }
+  std::vector<ChartBlock> blocks;
+  for (const auto& metric : experiment.metrics) {
+    // Nothing verified to draw (the table says why), or not the metric the experiment charts.
+    if (metric.ok_count() == 0 || !experiment.charts_metric(metric))
+      continue;
+    const std::string title = metric_title(metric.metric, metric.unit);
+    if (experiment.chart.vega_lite.is_object()) {
+      blocks.push_back({build_chart_spec(page, experiment, metric),
+                        title + ": drawn with the experiment's own Vega-Lite spec."});
+      continue;
+    }
+    const charts::Sweep sweep = charts::catalog_sweep(in, metric);
+    blocks.push_back(charts::sweep_block(in, sweep, title + " against " + sweep.x_title));
+  }
+  return blocks;
+}
+
+} // namespace apod::report
