@@ -56,6 +56,14 @@ Sweep catalog_sweep(const DesignInput& in, const MetricView& metric) {
   return sweep;
 }
 
+std::optional<Sweep> designed_sweep(const DesignInput& in, const std::string& metric,
+                                    const std::vector<std::string>& params) {
+  const MetricView* view = drawable_metric(in.experiment, metric);
+  if (!view || !has_params(*view, params))
+    return std::nullopt;
+  return catalog_sweep(in, *view);
+}
+
 std::string caption(const std::string& what, const PageModel& page, const SeriesPlan& plan,
                     const std::vector<std::string>& more) {
   std::string text = what;
@@ -71,11 +79,8 @@ std::string caption(const std::string& what, const PageModel& page, const Series
 
 std::string published_sentence(const Sweep& sweep) {
   std::vector<std::string> devices;
-  for (const json* figure : sweep.published) {
-    const std::string device = string_at(*figure, "device");
-    if (std::find(devices.begin(), devices.end(), device) == devices.end())
-      devices.push_back(device);
-  }
+  for (const json* figure : sweep.published)
+    add_unique(devices, string_at(*figure, "device"));
   if (devices.empty())
     return "";
   // Their sources and citations are in the section's table of published figures.
@@ -88,11 +93,8 @@ std::string published_sentence(const Sweep& sweep) {
 std::string limits_sentence(const ExperimentView& experiment, const MetricView& metric) {
   std::vector<std::string> words;
   for (const auto& point : metric.points) {
-    if (!point.ok || (!point.limit_gbs && !point.unit_limit))
-      continue;
-    const std::string w = limit_words_of(experiment, point);
-    if (std::find(words.begin(), words.end(), w) == words.end())
-      words.push_back(w);
+    if (point.ok && (point.limit_gbs || point.unit_limit))
+      add_unique(words, limit_words_of(experiment, point));
   }
   if (words.empty())
     return "";

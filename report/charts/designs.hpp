@@ -7,6 +7,7 @@
 
 #include "charts/plot.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,11 @@ Keep param_is(const std::string& key, const std::string& value);
 /// A sweep of `metric` from the catalog's settings (x, colour, mark, log x) and the published
 /// figures of its metric; a design then changes what it needs.
 Sweep catalog_sweep(const DesignInput& in, const MetricView& metric);
+
+/// catalog_sweep of `metric` where it has ok points and every one of them has all of `params`;
+/// nothing otherwise (another version of the experiment: the generic chart takes over).
+std::optional<Sweep> designed_sweep(const DesignInput& in, const std::string& metric,
+                                    const std::vector<std::string>& params);
 
 /// A caption: what is drawn, then how runs are combined, then each further sentence.
 std::string caption(const std::string& what, const PageModel& page, const SeriesPlan& plan,

@@ -10,11 +10,6 @@ namespace apod::report::charts {
 
 namespace {
 
-std::vector<Plotted> plotted_as(const MetricView& metric, const Keep& keep,
-                                const SeriesPlan& plan) {
-  return plot_points(kept_points(metric, keep), plan);
-}
-
 // "amdahl 0.934 [0.931, 0.937]": a fitted figure with the interval its extra stores.
 std::string fitted_text(const Plotted& p, const std::string& unit) {
   std::string text = format_with_unit(p.y, unit);
@@ -29,10 +24,10 @@ std::string fitted_text(const Plotted& p, const std::string& unit) {
 } // namespace
 
 std::vector<ChartBlock> roofline_charts(const DesignInput& in) {
-  const MetricView* rate = drawable_metric(in.experiment, "flop_rate");
-  if (!rate || !has_params(*rate, {"flops_per_byte", "precision"}))
+  auto designed = designed_sweep(in, "flop_rate", {"flops_per_byte", "precision"});
+  if (!designed)
     return {};
-  Sweep sweep = catalog_sweep(in, *rate);
+  Sweep& sweep = *designed;
   sweep.x_title = "arithmetic intensity (FLOP per byte of DRAM traffic, log scale)";
   sweep.y_title = "achieved GFLOP/s (log scale)";
   sweep.log_y = true;
@@ -63,10 +58,10 @@ std::vector<ChartBlock> roofline_charts(const DesignInput& in) {
 }
 
 std::vector<ChartBlock> bank_conflicts_charts(const DesignInput& in) {
-  const MetricView* rate = drawable_metric(in.experiment, "shared_bytes_per_clock");
-  if (!rate || !has_params(*rate, {"access"}))
+  auto designed = designed_sweep(in, "shared_bytes_per_clock", {"access"});
+  if (!designed)
     return {};
-  Sweep sweep = catalog_sweep(in, *rate);
+  Sweep& sweep = *designed;
   sweep.x_title = "access pattern (conflict degree)";
   sweep.y_title = "shared-memory throughput (bytes per clock per SM)";
   sweep.model_key = keys::model;
@@ -120,10 +115,10 @@ std::vector<ChartBlock> l2_persistence_charts(const DesignInput& in) {
 }
 
 std::vector<ChartBlock> scaling_charts(const DesignInput& in) {
-  const MetricView* speedup = drawable_metric(in.experiment, "speedup");
-  if (!speedup || !has_params(*speedup, {"curve", "sm_count"}))
+  auto designed = designed_sweep(in, "speedup", {"curve", "sm_count"});
+  if (!designed)
     return {};
-  Sweep sweep = catalog_sweep(in, *speedup);
+  Sweep& sweep = *designed;
   sweep.y_title = "speed-up over the smallest partition (×)";
   sweep.colour_title = "workload";
   sweep.model_key = "model_speedup";

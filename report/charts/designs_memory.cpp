@@ -13,12 +13,6 @@ namespace apod::report::charts {
 
 namespace {
 
-// Points plotted under another chart's plan, so a rule or note follows that chart's series.
-std::vector<Plotted> plotted_as(const MetricView& metric, const Keep& keep,
-                                const SeriesPlan& plan) {
-  return plot_points(kept_points(metric, keep), plan);
-}
-
 ChartBlock access_peaks_chart(const DesignInput& in, const MetricView& peaks) {
   Sweep sweep;
   sweep.metric = &peaks;
@@ -28,22 +22,24 @@ ChartBlock access_peaks_chart(const DesignInput& in, const MetricView& peaks) {
   sweep.y_title = "achievable bandwidth (GB/s)";
   sweep.published = published_for(in.published, in.experiment, keys::access_peak);
   const SeriesPlan plan = sweep_plan(in.page, sweep);
+  // cudaMemcpyAsync is a copy: a marked point on the copy bar, in the series' place.
   if (const MetricView* all = drawable_metric(in.experiment, "effective_bandwidth"))
     for (const Plotted& p : plotted_as(*all, param_is("method", "memcpy"), plan))
-      sweep.rules.push_back({p.y,
-                             "cudaMemcpyAsync device to device: " + format_with_unit(p.y, "GB/s"),
-                             false, p.series, p.facet, "baseline"});
+      sweep.notes.push_back({access::copy, p.y, "memcpy", p.series, p.facet,
+                             "cudaMemcpyAsync device to device: " + format_with_unit(p.y, "GB/s")});
   if (const MetricView* best = drawable_metric(in.experiment, keys::achievable_peak))
     for (const Plotted& p : plotted_as(*best, nullptr, plan)) {
       const std::string type = string_at(p.points.front()->measurement->extra, keys::access_type);
       if (!type.empty())
-        sweep.notes.push_back({type, p.y, "achievable peak", p.series, p.facet});
+        sweep.notes.push_back(
+            {type, p.y, "peak", p.series, p.facet,
+             "the run's achievable peak (" + type + "): " + format_with_unit(p.y, "GB/s")});
     }
   return sweep_block(
       in, sweep, "Each access type's achievable peak: its best verified launch shape",
-      {"Square: the run's achievable peak, the best type, which other DRAM figures are read "
-       "against where no figure of their own access type exists; dotted: cudaMemcpyAsync device "
-       "to device."});
+      {"Squares: \"peak\", the run's achievable peak (the best type), which DRAM figures are read "
+       "against where no figure of their own access type exists; \"memcpy\", cudaMemcpyAsync "
+       "device to device, a copy."});
 }
 
 // The guide's kernel beside the saturating one, with the Little's-law bound of each launch.
@@ -61,16 +57,16 @@ std::vector<ChartBlock> peak_copy_charts(const DesignInput& in) {
   if (peaks && has_params(*peaks, {keys::access_type}))
     blocks.push_back(access_peaks_chart(in, *peaks));
   if (const MetricView* all = drawable_metric(in.experiment, "effective_bandwidth"))
-    if (auto heatmap = launch_heatmap(in, *all))
+    if (auto heatmap = launch_heatmap(*all))
       blocks.push_back(std::move(*heatmap));
   return blocks;
 }
 
 std::vector<ChartBlock> offset_copy_charts(const DesignInput& in) {
-  const MetricView* bandwidth = drawable_metric(in.experiment, "effective_bandwidth");
-  if (!bandwidth || !has_params(*bandwidth, {"offset"}))
+  auto designed = designed_sweep(in, "effective_bandwidth", {"offset"});
+  if (!designed)
     return {};
-  Sweep sweep = catalog_sweep(in, *bandwidth);
+  Sweep& sweep = *designed;
   sweep.x_title = "offset (words)";
   sweep.colour_title = "kernel, word size";
   return {copy_with_bounds(in, sweep,
@@ -79,10 +75,10 @@ std::vector<ChartBlock> offset_copy_charts(const DesignInput& in) {
 }
 
 std::vector<ChartBlock> stride_copy_charts(const DesignInput& in) {
-  const MetricView* bandwidth = drawable_metric(in.experiment, "effective_bandwidth");
-  if (!bandwidth || !has_params(*bandwidth, {"stride"}))
+  auto designed = designed_sweep(in, "effective_bandwidth", {"stride"});
+  if (!designed)
     return {};
-  Sweep sweep = catalog_sweep(in, *bandwidth);
+  Sweep& sweep = *designed;
   sweep.x_title = "stride (words)";
   sweep.model_metric = drawable_metric(in.experiment, "sector_model_bandwidth");
   sweep.model_label = "32-byte-sector model";
@@ -133,10 +129,10 @@ std::vector<ChartBlock> memory_latency_charts(const DesignInput& in) {
 }
 
 std::vector<ChartBlock> littles_law_charts(const DesignInput& in) {
-  const MetricView* bandwidth = drawable_metric(in.experiment, "effective_bandwidth");
-  if (!bandwidth || !has_params(*bandwidth, {"in_flight_bytes", "launch"}))
+  auto designed = designed_sweep(in, "effective_bandwidth", {"in_flight_bytes", "launch"});
+  if (!designed)
     return {};
-  Sweep sweep = catalog_sweep(in, *bandwidth);
+  Sweep& sweep = *designed;
   sweep.x_title = "bytes of loads in flight per SM (log scale)";
   sweep.colour_title = "launch";
   sweep.model_key = keys::model_gbs;
@@ -144,12 +140,10 @@ std::vector<ChartBlock> littles_law_charts(const DesignInput& in) {
   const SeriesPlan plan = sweep_plan(in.page, sweep);
   // The 90% point, measured and modelled, per device model (the median over its runs), as
   // vertical rules (KB = 1000 bytes, as stored).
-  SeriesPlan per_model;
-  per_model.aggregated = true;
-  per_model.models_apart = in.page.device_models.size() > 1 && !plan.facet_by_model;
-  per_model.facet_by_model = plan.facet_by_model;
-  if (const MetricView* crossing = drawable_metric(in.experiment, "in_flight_per_sm"))
-    for (const Plotted& p : plotted_as(*crossing, nullptr, per_model)) {
+  if (const MetricView* crossing = drawable_metric(in.experiment, "in_flight_per_sm")) {
+    const auto points = kept_points(*crossing, nullptr);
+    const SeriesPlan per_model = summarised_plan(points, "", plan.facet_by_model);
+    for (const Plotted& p : plot_points(points, per_model)) {
       const std::string who = per_model.models_apart ? p.device_model + " " : "";
       sweep.rules.push_back({p.y * 1e3, who + "90%, measured: " + format_number(p.y) + " KB", true,
                              "", p.facet, "marker"});
@@ -158,6 +152,7 @@ std::vector<ChartBlock> littles_law_charts(const DesignInput& in) {
                                who + "90%, Little's law: " + format_number(*model) + " KB", true,
                                "", p.facet, "marker"});
     }
+  }
   return {sweep_block(
       in, sweep, "Effective bandwidth of a copy against the bytes of loads each SM keeps in flight",
       {"Dashed: Little's law, min(achievable peak, 2 x SMs x bytes in flight per SM / DRAM "
@@ -167,16 +162,16 @@ std::vector<ChartBlock> littles_law_charts(const DesignInput& in) {
 }
 
 std::vector<ChartBlock> latency_hiding_charts(const DesignInput& in) {
-  const MetricView* bandwidth = drawable_metric(in.experiment, "effective_bandwidth");
-  if (!bandwidth || !has_params(*bandwidth, {"threads_per_sm"}))
+  auto designed = designed_sweep(in, "effective_bandwidth", {"threads_per_sm"});
+  if (!designed)
     return {};
-  Sweep sweep = catalog_sweep(in, *bandwidth);
+  Sweep& sweep = *designed;
   sweep.x_title = "resident threads per SM";
   sweep.colour_title = "block size (threads)";
   sweep.model_key = keys::model_gbs;
   sweep.model_label = "Little's law";
   sweep.published = published_for(in.published, in.experiment, "threads_per_sm");
-  for (const json* figure : published_for(in.published, in.experiment, bandwidth->metric))
+  for (const json* figure : published_for(in.published, in.experiment, sweep.metric->metric))
     sweep.published.push_back(figure);
   return {sweep_block(
       in, sweep,

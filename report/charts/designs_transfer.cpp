@@ -7,10 +7,10 @@
 namespace apod::report::charts {
 
 std::vector<ChartBlock> host_transfer_charts(const DesignInput& in) {
-  const MetricView* bandwidth = drawable_metric(in.experiment, "effective_bandwidth");
-  if (!bandwidth || !has_params(*bandwidth, {"bytes"}))
+  auto designed = designed_sweep(in, "effective_bandwidth", {"bytes"});
+  if (!designed)
     return {};
-  Sweep sweep = catalog_sweep(in, *bandwidth);
+  Sweep& sweep = *designed;
   sweep.x_title = "transfer size (log scale)";
   sweep.colour_title = "direction and memory";
   // Short transfers are timed several to a sample (extra.transfers_per_sample): say which.
@@ -29,10 +29,10 @@ std::vector<ChartBlock> host_transfer_charts(const DesignInput& in) {
 }
 
 std::vector<ChartBlock> staged_copy_charts(const DesignInput& in) {
-  const MetricView* total = drawable_metric(in.experiment, "total_ms");
-  if (!total || !has_params(*total, {"n_streams", "mode"}))
+  auto designed = designed_sweep(in, "total_ms", {"n_streams", "mode"});
+  if (!designed)
     return {};
-  Sweep sweep = catalog_sweep(in, *total);
+  Sweep& sweep = *designed;
   sweep.keep = param_is("mode", "staged");
   sweep.colour.clear();
   sweep.log_x = true;
@@ -43,23 +43,23 @@ std::vector<ChartBlock> staged_copy_charts(const DesignInput& in) {
   sweep.model_metric = drawable_metric(in.experiment, "model_ms");
   sweep.model_label = "the guide's model";
   const SeriesPlan plan = sweep_plan(in.page, sweep);
-  for (const Plotted& p : plot_points(kept_points(*total, param_is("mode", "sequential")), plan))
+  for (const Plotted& p : plotted_as(*sweep.metric, param_is("mode", "sequential"), plan))
     sweep.rules.push_back({p.y,
                            "sequential (whole copy, then kernel): " + format_with_unit(p.y, "ms"),
                            false, p.series, p.facet, "baseline"});
   // tT and tE per device model (the median over its runs), for the caption.
-  SeriesPlan per_model;
-  per_model.aggregated = true;
-  per_model.models_apart = in.page.device_models.size() > 1;
   std::vector<std::string> alone;
   for (const char* name : {"transfer_ms", "kernel_ms"})
-    if (const MetricView* metric = drawable_metric(in.experiment, name))
-      for (const Plotted& p : plot_points(kept_points(*metric, nullptr), per_model)) {
+    if (const MetricView* metric = drawable_metric(in.experiment, name)) {
+      const auto points = kept_points(*metric, nullptr);
+      const SeriesPlan per_model = summarised_plan(points, "", false);
+      for (const Plotted& p : plot_points(points, per_model)) {
         const std::string who = who_of(per_model, p);
         alone.push_back((who.empty() ? "" : who + ": ") +
                         (name[0] == 't' ? "tT (copy alone) " : "tE (kernel alone) ") +
                         format_with_unit(p.y, "ms"));
       }
+    }
   std::string alone_text;
   for (std::size_t i = 0; i < alone.size(); ++i)
     alone_text += (i ? "; " : "") + alone[i];

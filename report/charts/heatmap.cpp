@@ -64,7 +64,64 @@ json cell_rows(const std::vector<Plotted>& plotted, const std::string& unit, boo
 
 } // namespace
 
-std::optional<ChartBlock> launch_heatmap(const DesignInput& in, const MetricView& bandwidth) {
+namespace {
+
+// The colour: each cell's share of its access type's peak, from the cells' own range up to 100%
+// (so a few percent between shapes show), or its GB/s where a run measured no such peak.
+json cell_colour(const json& rows, bool with_pct) {
+  double lowest = 100;
+  for (const auto& row : rows)
+    if (row["pct"].is_number())
+      lowest = std::min(lowest, row["pct"].get<double>());
+  const json legend = {{"orient", "bottom"}, {"direction", "horizontal"}, {"gradientLength", 240}};
+  if (!with_pct)
+    return {{"field", "gbs"},
+            {"type", "quantitative"},
+            {"title", "effective bandwidth (GB/s)"},
+            {"scale", {{"scheme", "blues"}}},
+            {"legend", legend}};
+  return {{"field", "pct"},
+          {"type", "quantitative"},
+          {"title", "% of the access type's achievable peak"},
+          {"scale",
+           {{"scheme", "blues"}, {"domain", {std::max(0.0, std::floor(lowest / 5) * 5 - 5), 100}}}},
+          {"legend", legend}};
+}
+
+// Cells and their labels: elements per thread across, the launch down.
+json cell_layers(const json& rows, const std::vector<std::string>& launches, bool with_pct,
+                 bool aggregated) {
+  const json x = {{"field", "x"},
+                  {"type", "ordinal"},
+                  {"title", "elements per thread"},
+                  {"axis", {{"labelAngle", 0}}}};
+  const json y = {{"field", "launch"}, {"type", "ordinal"}, {"title", nullptr}, {"sort", launches}};
+  const json tooltip = json::array(
+      {{{"field", "who"}, {"title", aggregated ? "device" : "run"}},
+       {{"field", "access"}, {"title", "access type"}},
+       {{"field", "x"}, {"title", "elements per thread"}},
+       {{"field", "launch"}, {"title", "launch"}},
+       {{"field", "median_text"}, {"title", "median"}},
+       {{"field", "range_text"}, {"title", aggregated ? "range of run medians" : "min – max"}},
+       {{"field", "pct_text"}, {"title", "% of peak"}}});
+  const json cells = {
+      {"mark", {{"type", "rect"}, {"tooltip", true}}},
+      {"encoding",
+       {{"x", x}, {"y", y}, {"color", cell_colour(rows, with_pct)}, {"tooltip", tooltip}}}};
+  const std::string dark = with_pct ? "datum.pct > 80" : "false"; // white on the darkest cells
+  const json labels = {
+      {"mark", {{"type", "text"}, {"fontSize", 11}}},
+      {"encoding",
+       {{"x", x},
+        {"y", y},
+        {"text", {{"field", "text"}}},
+        {"color", {{"condition", {{"test", dark}, {"value", "white"}}}, {"value", "#1d232b"}}}}}};
+  return json::array({cells, labels});
+}
+
+} // namespace
+
+std::optional<ChartBlock> launch_heatmap(const MetricView& bandwidth) {
   const Keep kernels = [](const PointView& p) {
     const json& params = p.measurement->params;
     return params.contains("elements_per_thread") && params.contains("grid") &&
@@ -74,65 +131,11 @@ std::optional<ChartBlock> launch_heatmap(const DesignInput& in, const MetricView
   if (points.empty())
     return std::nullopt;
   // A heatmap cannot draw runs apart: each cell is one run's point or the median across runs.
-  std::set<const RunView*> runs;
-  std::set<std::string> models;
-  for (const PointView* p : points) {
-    runs.insert(p->run);
-    models.insert(p->run->device_model);
-  }
-  SeriesPlan plan;
-  plan.aggregated = runs.size() > 1;
-  plan.facet_by_model = models.size() > 1;
-  const std::vector<Plotted> plotted = plot_points(points, plan);
+  const SeriesPlan plan = summarised_plan(points, "", true);
   bool with_pct = true;
   std::vector<std::string> types, launches;
-  const json rows = cell_rows(plotted, bandwidth.unit, with_pct, types, launches);
+  const json rows = cell_rows(plot_points(points, plan), bandwidth.unit, with_pct, types, launches);
 
-  const json x = {{"field", "x"},
-                  {"type", "ordinal"},
-                  {"title", "elements per thread"},
-                  {"axis", {{"labelAngle", 0}}}};
-  const json y = {{"field", "launch"},
-                  {"type", "ordinal"},
-                  {"title", nullptr},
-                  {"sort", launches},
-                  {"axis", {{"labelLimit", 400}}}};
-  // The colour spans the cells' own range up to 100%, so a few percent between shapes show.
-  double lowest = 100;
-  for (const auto& row : rows)
-    if (row["pct"].is_number())
-      lowest = std::min(lowest, row["pct"].get<double>());
-  const double floor_pct = std::max(0.0, std::floor(lowest / 5) * 5 - 5);
-  const json legend = {{"orient", "bottom"}, {"direction", "horizontal"}, {"gradientLength", 240}};
-  const json colour = with_pct
-                          ? json{{"field", "pct"},
-                                 {"type", "quantitative"},
-                                 {"title", "% of the access type's achievable peak"},
-                                 {"scale", {{"scheme", "blues"}, {"domain", {floor_pct, 100}}}},
-                                 {"legend", legend}}
-                          : json{{"field", "gbs"},
-                                 {"type", "quantitative"},
-                                 {"title", "effective bandwidth (GB/s)"},
-                                 {"scale", {{"scheme", "blues"}}},
-                                 {"legend", legend}};
-  const json tooltip = json::array(
-      {{{"field", "who"}, {"title", plan.aggregated ? "device" : "run"}},
-       {{"field", "access"}, {"title", "access type"}},
-       {{"field", "x"}, {"title", "elements per thread"}},
-       {{"field", "launch"}, {"title", "launch"}},
-       {{"field", "median_text"}, {"title", "median"}},
-       {{"field", "range_text"}, {"title", plan.aggregated ? "range of run medians" : "min – max"}},
-       {{"field", "pct_text"}, {"title", "% of peak"}}});
-  const json cells = {{"mark", {{"type", "rect"}, {"tooltip", true}}},
-                      {"encoding", {{"x", x}, {"y", y}, {"color", colour}, {"tooltip", tooltip}}}};
-  const std::string dark = with_pct ? "datum.pct > 80" : "false";
-  const json labels = {
-      {"mark", {{"type", "text"}, {"fontSize", 11}}},
-      {"encoding",
-       {{"x", x},
-        {"y", y},
-        {"text", {{"field", "text"}}},
-        {"color", {{"condition", {{"test", dark}, {"value", "white"}}}, {"value", "#1d232b"}}}}}};
   json facet = {
       {"column",
        {{"field", "access"}, {"type", "nominal"}, {"title", "access type"}, {"sort", types}}}};
@@ -140,21 +143,22 @@ std::optional<ChartBlock> launch_heatmap(const DesignInput& in, const MetricView
     facet["row"] = {{"field", "facet"},
                     {"type", "nominal"},
                     {"title", nullptr},
-                    {"header", {{"labelAngle", 0}, {"labelAlign", "left"}, {"labelLimit", 0}}}};
-  json spec = {
-      {"data", {{"values", rows}}},
-      {"facet", facet},
-      {"spec",
-       {{"width", 150}, {"height", 36 * launches.size()}, {"layer", json::array({cells, labels})}}},
-      {"config", chart_config()}};
+                    {"header", {{"labelAngle", 0}, {"labelAlign", "left"}}}};
+  const json spec = {{"data", {{"values", rows}}},
+                     {"facet", facet},
+                     {"spec",
+                      {{"width", 150},
+                       {"height", 36 * launches.size()},
+                       {"layer", cell_layers(rows, launches, with_pct, plan.aggregated)}}},
+                     {"config", chart_config()}};
   std::string what = with_pct ? "Every kernel launch shape of each access type: its bandwidth in "
                                 "GB/s in the cell, coloured by its share of that access type's "
                                 "achievable peak"
                               : "Every kernel launch shape of each access type, its bandwidth in "
                                 "GB/s in the cell";
   if (plan.aggregated)
-    what += "; each cell the median of " + std::to_string(runs.size()) +
-            " runs' medians per device model (their range in the tooltip)";
+    what += "; each cell the median of the runs' medians per device model (their range in the "
+            "tooltip)";
   if (plan.facet_by_model)
     what += ", one row per device model";
   return ChartBlock{spec, what + ". cudaMemcpyAsync is drawn with the access types' peaks."};

@@ -4,7 +4,7 @@
 // access type's achievable peak and labelled with its bandwidth.
 #pragma once
 
-#include "charts/designs.hpp"
+#include "charts/plot.hpp"
 
 #include <optional>
 
@@ -12,6 +12,6 @@ namespace apod::report::charts {
 
 /// The heatmap of the kernel points of `bandwidth` (params access_type, elements_per_thread,
 /// grid); nothing when the stored points lack those parameters (an older peak_copy).
-std::optional<ChartBlock> launch_heatmap(const DesignInput& in, const MetricView& bandwidth);
+std::optional<ChartBlock> launch_heatmap(const MetricView& bandwidth);
 
 } // namespace apod::report::charts

@@ -154,16 +154,7 @@ std::vector<ChartBlock> overlap_matrix_charts(const DesignInput& in) {
   if (!overall || !has_params(*overall, {"config", "kernel"}))
     return {};
   const auto points = kept_points(*overall, nullptr);
-  std::set<const RunView*> runs;
-  std::set<std::string> models;
-  for (const PointView* p : points) {
-    runs.insert(p->run);
-    models.insert(p->run->device_model);
-  }
-  SeriesPlan plan;
-  plan.colour = "kernel";
-  plan.aggregated = runs.size() > 1;
-  plan.facet_by_model = models.size() > 1;
+  const SeriesPlan plan = summarised_plan(points, "kernel", true);
   const std::vector<Plotted> plotted = plot_points(points, plan);
 
   json rows = json::array(), configs = json::array();

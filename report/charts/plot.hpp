@@ -70,12 +70,27 @@ SeriesPlan plan_series(const PageModel& page, const std::vector<const PointView*
 std::vector<Plotted> plot_points(const std::vector<const PointView*>& points,
                                  const SeriesPlan& plan);
 
+/// The ok points of `metric` that `keep` accepts, plotted under another chart's plan, so a rule
+/// or note made from them follows that chart's series and panels.
+std::vector<Plotted> plotted_as(const MetricView& metric, const Keep& keep, const SeriesPlan& plan);
+
+/// Several runs always summarised per device model (charts that cannot draw runs apart: a
+/// heatmap, grouped bars; caption figures), with several models in panels or as the series.
+SeriesPlan summarised_plan(const std::vector<const PointView*>& points, const std::string& colour,
+                           bool panels);
+
+/// `value` added to `list` unless it is there already (first-seen order).
+void add_unique(std::vector<std::string>& list, const std::string& value);
+
 /// The series and panel a run's figure belongs to under `plan` (for rules that follow a series).
 std::string series_of(const SeriesPlan& plan, const RunView& run, const json& params);
 std::string facet_of(const SeriesPlan& plan, const RunView& run);
 
 /// A number as a label: whole numbers without decimals ("16", "512"), others as format_number.
 std::string plain_number(double value);
+
+/// A published figure as a label: "512 threads", "800 cycles", "1.50" (no unit for "1").
+std::string number_with_unit(double value, const std::string& unit);
 
 /// Whose figure a plotted point is, where the chart tells runs or devices apart: the run's
 /// name (runs apart), the device model (several models summarised), else "".

@@ -135,12 +135,44 @@ std::string plain_number(double value) {
   return format_number(value);
 }
 
+std::string number_with_unit(double value, const std::string& unit) {
+  if (value != std::floor(value))
+    return format_with_unit(value, unit);
+  return unit.empty() || unit == "1" ? plain_number(value) : plain_number(value) + " " + unit;
+}
+
 std::string who_of(const SeriesPlan& plan, const Plotted& plotted) {
   if (plan.runs_apart && plotted.run)
     return plotted.run->name;
   if (plan.models_apart || plan.facet_by_model)
     return plotted.device_model;
   return "";
+}
+
+std::vector<Plotted> plotted_as(const MetricView& metric, const Keep& keep,
+                                const SeriesPlan& plan) {
+  return plot_points(kept_points(metric, keep), plan);
+}
+
+SeriesPlan summarised_plan(const std::vector<const PointView*>& points, const std::string& colour,
+                           bool panels) {
+  std::set<const RunView*> runs;
+  std::set<std::string> models;
+  for (const PointView* p : points) {
+    runs.insert(p->run);
+    models.insert(p->run->device_model);
+  }
+  SeriesPlan plan;
+  plan.colour = colour;
+  plan.aggregated = runs.size() > 1;
+  plan.facet_by_model = panels && models.size() > 1;
+  plan.models_apart = !panels && models.size() > 1;
+  return plan;
+}
+
+void add_unique(std::vector<std::string>& list, const std::string& value) {
+  if (std::find(list.begin(), list.end(), value) == list.end())
+    list.push_back(value);
 }
 
 std::optional<double> extra_median(const Plotted& plotted, const std::string& key) {

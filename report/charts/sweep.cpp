@@ -168,88 +168,112 @@ SeriesPlan sweep_plan(const PageModel& page, const Sweep& sweep) {
                      sweep.colour_title);
 }
 
-json sweep_spec(const PageModel& page, const ExperimentView& experiment, const Sweep& sweep) {
-  const SweepData data = sweep_data(page, experiment, sweep);
-  const bool bars = sweep.mark == "bar";
-  Channels c;
-  if (bars && data.x_order.size() > max_categories_across)
-    c = {"y", "x", "x2", "yOffset"};
-  const json cat = category_encoding(sweep, data, c.cat == "x");
-  json colour = colour_or(data, sweep, "#4c78a8");
-  if (!data.facets.empty() && colour.contains("legend")) // panels fill the width: legend below
-    colour["legend"].update({{"orient", "bottom"}, {"columns", 2}});
-  const json& quiet = colour; // the same encoding: one legend, no conflicting properties
-  const bool offset = bars && data.series.size() > 1;
-  const json offset_enc = {{"field", "series"}, {"scale", {{"domain", data.series}}}};
-  auto base = [&](const char* field) {
-    json e = {{c.cat, cat}, {c.val, value_encoding(sweep, data, field)}};
-    if (offset)
-      e[c.offset] = offset_enc;
+namespace {
+
+// The layers of one sweep, each fed by the rows of its kind; one colour encoding for all, so the
+// legend is one and a series keeps its colour in every layer.
+class SweepLayers {
+public:
+  SweepLayers(const SweepData& data, const Sweep& sweep) : data_(data), sweep_(sweep) {
+    if (bars() && data.x_order.size() > max_categories_across)
+      c_ = {"y", "x", "x2", "yOffset"};
+    cat_ = category_encoding(sweep, data, c_.cat == "x");
+    colour_ = colour_or(data, sweep, "#4c78a8");
+    if (!data.facets.empty() && colour_.contains("legend")) // panels fill the width
+      colour_["legend"].update({{"orient", "bottom"}, {"columns", 2}});
+  }
+
+  bool horizontal() const { return c_.cat == "y"; }
+
+  json all(const ExperimentView& experiment) const {
+    json layers = json::array();
+    spread(layers);
+    lines(layers);
+    measured(layers, experiment);
+    add_value_rules(layers, data_, sweep_, c_, kind::limit_rule, {{"value", limit_colour}}, {6, 4});
+    add_value_rules(layers, data_, sweep_, c_, kind::rule, {{"value", "#555555"}}, {3, 3});
+    add_value_rules(layers, data_, sweep_, c_, kind::rule_series, colour_, {3, 3});
+    add_value_rules(layers, data_, sweep_, c_, kind::published_rule, {{"value", published_colour}},
+                    {1, 3});
+    if (!horizontal()) {
+      add_vertical_rules(layers, data_, sweep_, kind::vertical, {{"value", "#555555"}});
+      add_vertical_rules(layers, data_, sweep_, kind::vertical_series, colour_);
+    }
+    notes(layers);
+    published(layers);
+    return layers;
+  }
+
+private:
+  bool bars() const { return sweep_.mark == "bar"; }
+
+  json base(const char* field) const {
+    json e = {{c_.cat, cat_}, {c_.val, value_encoding(sweep_, data_, field)}};
+    if (bars() && data_.series.size() > 1) // bars of one category stand side by side
+      e[c_.offset] = {{"field", "series"}, {"scale", {{"domain", data_.series}}}};
     return e;
-  };
-  json layers = json::array();
+  }
 
   // The spread: a band along a line of run medians, whiskers everywhere else.
-  json spread = base("low");
-  spread[c.val2] = {{"field", "high"}};
-  spread["color"] = quiet;
-  if (sweep.mark == "line" && data.plan.aggregated)
-    layers.push_back(layer(kind::measured, {{"type", "area"}, {"opacity", 0.18}}, spread));
-  else
-    layers.push_back(layer(kind::measured, {{"type", "rule"}, {"opacity", 0.6}}, spread));
-
-  if (data.kinds.count(kind::limit_line)) {
-    json e = base("y");
-    e["detail"] = {{"field", "series"}};
-    e["tooltip"] = json::array({{{"field", "label"}, {"title", "line"}}});
-    layers.push_back(layer(kind::limit_line,
-                           {{"type", "line"}, {"color", limit_colour}, {"strokeDash", {6, 4}}}, e));
+  void spread(json& layers) const {
+    json e = base("low");
+    e[c_.val2] = {{"field", "high"}};
+    e["color"] = colour_;
+    if (sweep_.mark == "line" && data_.plan.aggregated)
+      layers.push_back(layer(kind::measured, {{"type", "area"}, {"opacity", 0.18}}, e));
+    else
+      layers.push_back(layer(kind::measured, {{"type", "rule"}, {"opacity", 0.6}}, e));
   }
-  if (data.kinds.count(kind::model)) {
-    json e = base("y");
-    e["color"] = quiet;
-    e["tooltip"] = json::array({{{"field", "model_text"}, {"title", "model"}}});
-    if (bars)
-      layers.push_back(layer(kind::model, {{"type", "tick"}, {"thickness", 2}}, e));
-    else {
+
+  // A limit that varies along x (red, dashed) and the model beside each series (its colour).
+  void lines(json& layers) const {
+    if (data_.kinds.count(kind::limit_line)) {
+      json e = base("y");
       e["detail"] = {{"field", "series"}};
-      layers.push_back(
-          layer(kind::model, {{"type", "line"}, {"strokeDash", {5, 3}}, {"strokeWidth", 1.5}}, e));
+      e["tooltip"] = json::array({{{"field", "label"}, {"title", "line"}}});
+      layers.push_back(layer(kind::limit_line,
+                             {{"type", "line"}, {"color", limit_colour}, {"strokeDash", {6, 4}}},
+                             e));
     }
+    if (!data_.kinds.count(kind::model))
+      return;
+    json e = base("y");
+    e["color"] = colour_;
+    e["tooltip"] = json::array({{{"field", "model_text"}, {"title", "model"}}});
+    if (bars()) {
+      layers.push_back(layer(kind::model, {{"type", "tick"}, {"thickness", 2}}, e));
+      return;
+    }
+    e["detail"] = {{"field", "series"}};
+    layers.push_back(
+        layer(kind::model, {{"type", "line"}, {"strokeDash", {5, 3}}, {"strokeWidth", 1.5}}, e));
   }
 
-  json main = base("y");
-  main["color"] = colour;
-  main["tooltip"] =
-      measured_tooltip(experiment, *sweep.metric, data.plan, data.plotted, data.with_model);
-  if (bars) {
-    layers.push_back(layer(kind::measured, {{"type", "bar"}, {"tooltip", true}}, main));
-  } else {
-    if (sweep.mark == "line") {
+  void measured(json& layers, const ExperimentView& experiment) const {
+    json main = base("y");
+    main["color"] = colour_;
+    main["tooltip"] =
+        measured_tooltip(experiment, *sweep_.metric, data_.plan, data_.plotted, data_.with_model);
+    if (bars()) {
+      layers.push_back(layer(kind::measured, {{"type", "bar"}, {"tooltip", true}}, main));
+      return;
+    }
+    if (sweep_.mark == "line") {
       json line = main;
       line.erase("tooltip");
-      line["color"] = quiet;
       line["detail"] = {{"field", "series"}};
       layers.push_back(layer(kind::measured, {{"type", "line"}}, line));
     }
-    if (sweep.shape_of)
-      main["shape"] = shape_encoding(data, sweep, "shape");
+    if (sweep_.shape_of)
+      main["shape"] = shape_encoding(data_, sweep_, "shape");
     layers.push_back(layer(kind::measured,
                            {{"type", "point"}, {"filled", true}, {"size", 45}, {"opacity", 0.9}},
                            main));
   }
 
-  add_value_rules(layers, data, sweep, c, kind::limit_rule, {{"value", limit_colour}}, {6, 4});
-  add_value_rules(layers, data, sweep, c, kind::rule, {{"value", "#555555"}}, {3, 3});
-  add_value_rules(layers, data, sweep, c, kind::rule_series, quiet, {3, 3});
-  add_value_rules(layers, data, sweep, c, kind::published_rule, {{"value", published_colour}},
-                  {1, 3});
-  if (c.cat == "x") {
-    add_vertical_rules(layers, data, sweep, kind::vertical, {{"value", "#555555"}});
-    add_vertical_rules(layers, data, sweep, kind::vertical_series, quiet);
-  }
-
-  if (data.kinds.count(kind::note)) {
+  void notes(json& layers) const {
+    if (!data_.kinds.count(kind::note))
+      return;
     json square = base("y");
     square["tooltip"] = json::array({{{"field", "tip"}, {"title", "point"}}});
     layers.push_back(layer(kind::note,
@@ -265,9 +289,12 @@ json sweep_spec(const PageModel& page, const ExperimentView& experiment, const S
         layer(kind::note,
               {{"type", "text"}, {"align", "center"}, {"dy", -13}, {"fontWeight", "bold"}}, e));
   }
-  if (data.kinds.count(kind::published)) {
-    json e = {{c.cat, cat}, {c.val, value_encoding(sweep, data, "y")}};
-    e["shape"] = shape_encoding(data, sweep, "published");
+
+  void published(json& layers) const {
+    if (!data_.kinds.count(kind::published))
+      return;
+    json e = {{c_.cat, cat_}, {c_.val, value_encoding(sweep_, data_, "y")}};
+    e["shape"] = shape_encoding(data_, sweep_, "published");
     e["tooltip"] = json::array({{{"field", "label"}, {"title", "published"}}});
     layers.push_back(layer(kind::published,
                            {{"type", "point"},
@@ -278,11 +305,21 @@ json sweep_spec(const PageModel& page, const ExperimentView& experiment, const S
                            e));
   }
 
-  const bool horizontal = c.cat == "y";
-  const int height = horizontal ? int(18 * data.x_order.size()) + 40 : sweep.height;
+  const SweepData& data_;
+  const Sweep& sweep_;
+  Channels c_;
+  json cat_, colour_;
+};
+
+} // namespace
+
+json sweep_spec(const PageModel& page, const ExperimentView& experiment, const Sweep& sweep) {
+  const SweepData data = sweep_data(page, experiment, sweep);
+  const SweepLayers layers(data, sweep);
+  const int height = layers.horizontal() ? int(18 * data.x_order.size()) + 40 : sweep.height;
   json spec = {{"data", {{"values", data.rows}}}};
   if (data.facets.empty()) {
-    spec.update({{"width", "container"}, {"height", height}, {"layer", std::move(layers)}});
+    spec.update({{"width", "container"}, {"height", height}, {"layer", layers.all(experiment)}});
   } else {
     // Panels side by side within the page's ~1130 px, their legends below them.
     const int columns = data.facets.size() > 2 ? 3 : int(data.facets.size());
@@ -293,7 +330,7 @@ json sweep_spec(const PageModel& page, const ExperimentView& experiment, const S
          {"spec",
           {{"width", columns == 3 ? 300 : 470},
            {"height", height},
-           {"layer", std::move(layers)}}}});
+           {"layer", layers.all(experiment)}}}});
   }
   spec["config"] = chart_config();
   return spec;

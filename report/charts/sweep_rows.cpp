@@ -107,19 +107,28 @@ void add_published(SweepData& data, const Sweep& sweep) {
                            {"x", value},
                            {"series", ""},
                            {"facet", ""},
-                           {"label", device + " (published): " + plain_number(value) + " " + unit},
+                           {"label", device + " (published): " + number_with_unit(value, unit)},
                            {"tip", tip}});
       continue;
     }
     const json x = axis_value(params, sweep.x);
     const bool placeable = data.numeric_x ? x.is_number() : x.is_string();
-    if (!placeable) {
-      data.rows.push_back({{"kind", kind::published_rule},
-                           {"y", value},
-                           {"series", ""},
-                           {"facet", ""},
-                           {"label", device + " (published): " + format_with_unit(value, unit)},
-                           {"tip", tip}});
+    if (!placeable) { // one rule per value, naming every device that published it
+      auto same = std::find_if(data.rows.begin(), data.rows.end(), [&](const json& row) {
+        return row["kind"] == kind::published_rule && row["y"] == value;
+      });
+      if (same != data.rows.end()) {
+        (*same)["devices"].push_back(device);
+        (*same)["tip"] = (*same)["tip"].get<std::string>() + "; " + tip;
+      } else {
+        data.rows.push_back({{"kind", kind::published_rule},
+                             {"y", value},
+                             {"series", ""},
+                             {"facet", ""},
+                             {"devices", {device}},
+                             {"unit", unit},
+                             {"tip", tip}});
+      }
       continue;
     }
     const auto match =
@@ -149,6 +158,19 @@ void add_ideal(SweepData& data, const Sweep& sweep) {
                            {"series", p.series},
                            {"facet", p.facet},
                            {"label", sweep.ideal_label}});
+}
+
+// The words of each published rule, once its devices are gathered.
+void label_published_rules(SweepData& data) {
+  for (auto& row : data.rows) {
+    if (row["kind"] != kind::published_rule)
+      continue;
+    std::string devices;
+    for (const auto& device : row["devices"])
+      devices += (devices.empty() ? "" : ", ") + device.get<std::string>();
+    row["label"] =
+        devices + " (published): " + number_with_unit(row["y"].get<double>(), row["unit"]);
+  }
 }
 
 void add_rules(SweepData& data, const Sweep& sweep) {
@@ -232,13 +254,15 @@ void place_labels(SweepData& data, bool log_y) {
       else
         seen.push_back(at);
     } else if (row["kind"] == kind::vertical || row["kind"] == kind::vertical_series) {
-      row["slot_px"] = 2 + 13 * slots[facet]++;
+      row["slot_px"] = 16 + 13 * slots[facet]++; // below a limit's words at the very top
     } else if (row["kind"] == kind::note && row["x"].is_number()) {
       auto& seen = notes[facet];
       const double x = row["x"].get<double>();
       const std::string label = row["label"];
       if (std::any_of(seen.begin(), seen.end(), [&](const auto& other) {
-            return other.second == label && std::abs(x - other.first) <= 0.05 * std::abs(x);
+            // Closer than half an octave: one word for both (on a log axis they would touch).
+            return other.second == label && x > 0 && other.first > 0 &&
+                   std::max(x, other.first) < 1.5 * std::min(x, other.first);
           }))
         row["label"] = "";
       else
@@ -285,6 +309,7 @@ SweepData sweep_data(const PageModel& page, const ExperimentView& experiment, co
   add_limits(data, experiment, sweep, devices.size() > 1);
   add_ideal(data, sweep);
   add_published(data, sweep);
+  label_published_rules(data);
   add_rules(data, sweep);
   spread_over_facets(data);
   for (const auto& row : data.rows) {

@@ -12,8 +12,8 @@
 
 namespace apod::report::test {
 
-inline json load_fixture(const std::string& name) {
-  const std::string path = std::string(APOD_REPORT_FIXTURES) + "/" + name;
+inline json load_fixture(const std::string& name, const std::string& dir = APOD_REPORT_FIXTURES) {
+  const std::string path = dir + "/" + name;
   std::ifstream in(path);
   if (!in)
     throw std::runtime_error("missing fixture " + path);
@@ -22,11 +22,7 @@ inline json load_fixture(const std::string& name) {
 
 /// The current matrix's synthetic results, written at build time (fixtures/make_matrix_fixture.py).
 inline json load_matrix_fixture(const std::string& name) {
-  const std::string path = std::string(APOD_MATRIX_FIXTURES) + "/" + name;
-  std::ifstream in(path);
-  if (!in)
-    throw std::runtime_error("missing generated fixture " + path);
-  return json::parse(in);
+  return load_fixture(name, APOD_MATRIX_FIXTURES);
 }
 /// Two H200 runs ("nightly") and one H100 run of every experiment.
 inline json matrix() {

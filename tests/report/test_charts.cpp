@@ -216,9 +216,10 @@ TEST(SeriesLimit, PastTheLimitRunsAreSummarisedPerModelInPanels) {
   EXPECT_EQ(spec["facet"]["sort"], json({"NVIDIA H200", "NVIDIA H100 80GB HBM3"}));
   const auto rows = rows_of(spec, "measured");
   EXPECT_EQ(values_of(rows, "series").size(), 5u);
-  for (const auto& row : rows)
+  for (const auto& row : rows) {
     if (row["facet"] == "NVIDIA H200")
       EXPECT_EQ(row["n_text"], "2 runs");
+  }
   // The band of a summarised line spans the run medians.
   EXPECT_FALSE(layers_with_mark(spec, "area").empty());
   EXPECT_NE(blocks[0].caption.find("3 runs summarised per device model"), std::string::npos);
