@@ -217,8 +217,9 @@ TEST(SeriesLimit, PastTheLimitRunsAreSummarisedPerModelInPanels) {
   const auto rows = rows_of(spec, "measured");
   EXPECT_EQ(values_of(rows, "series").size(), 5u);
   for (const auto& row : rows) {
-    if (row["facet"] == "NVIDIA H200")
+    if (row["facet"] == "NVIDIA H200") {
       EXPECT_EQ(row["n_text"], "2 runs");
+    }
   }
   // The band of a summarised line spans the run medians.
   EXPECT_FALSE(layers_with_mark(spec, "area").empty());
