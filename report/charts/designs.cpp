@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 namespace apod::report {
 
@@ -32,6 +33,36 @@ Keep param_is(const std::string& key, const std::string& value) {
   };
 }
 
+namespace {
+
+// Without a colour parameter (none in the catalog, or one the stored results lack), the first
+// other parameter that takes several values at one x (few enough for a legend) splits the
+// series, so two points of one x never join into one zigzag line (an older scaling's laws).
+std::string varying_param(const ExperimentView& experiment, const MetricView& metric) {
+  const std::string& x = experiment.chart.x;
+  for (const auto& key : experiment.param_keys) {
+    if (key == x)
+      continue;
+    std::map<std::string, std::set<std::string>> at_x;
+    std::set<std::string> values;
+    for (const auto& point : metric.points) {
+      if (!point.ok)
+        continue;
+      const json& params = point.measurement->params;
+      const std::string value = member(params, key.c_str()).dump();
+      at_x[member(params, x.c_str()).dump()].insert(value);
+      values.insert(value);
+    }
+    const bool splits =
+        std::any_of(at_x.begin(), at_x.end(), [](const auto& v) { return v.second.size() > 1; });
+    if (splits && values.size() <= max_series)
+      return key;
+  }
+  return "";
+}
+
+} // namespace
+
 Sweep catalog_sweep(const DesignInput& in, const MetricView& metric) {
   const ChartSettings& chart = in.experiment.chart;
   Sweep sweep;
@@ -40,8 +71,10 @@ Sweep catalog_sweep(const DesignInput& in, const MetricView& metric) {
   sweep.x_title = chart.x_title;
   sweep.log_x = chart.log_x;
   sweep.colour = chart.color;
-  sweep.colour_title = display_name(chart.color);
   sweep.mark = chart.mark;
+  if (sweep.colour.empty())
+    sweep.colour = varying_param(in.experiment, metric);
+  sweep.colour_title = display_name(sweep.colour);
   sweep.published = published_for(in.published, in.experiment, metric.metric);
   // A model stored beside each point is drawn beside it (keys::model_gbs, keys::model).
   for (const char* key : {keys::model_gbs, keys::model}) {
