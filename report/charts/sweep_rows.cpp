@@ -20,6 +20,8 @@ void add_measured(SweepData& data, const ExperimentView& experiment, const Sweep
     json row = {{"kind", kind::measured}, {"x", x_of(sweep, p)}, {"y", p.y},        {"low", p.low},
                 {"high", p.high},         {"series", p.series},  {"facet", p.facet}};
     add_tooltip_fields(row, p, experiment, metric);
+    if (!data.plan.runs_apart && !data.plan.aggregated) // one run: its tooltip names no run
+      row.erase("who");
     if (sweep.shape_of)
       row["shape"] = sweep.shape_of(*p.points.front());
     std::optional<double> model;
@@ -320,6 +322,11 @@ SweepData sweep_data(const PageModel& page, const ExperimentView& experiment, co
       data.positive_y = false;
   }
   place_labels(data, sweep.log_y);
+  // Empty keys say nothing, and a page of many charts carries every byte of them.
+  for (auto& row : data.rows)
+    for (const char* key : {"series", "facet"})
+      if (row.contains(key) && row[key] == "")
+        row.erase(key);
   return data;
 }
 

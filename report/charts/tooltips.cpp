@@ -61,8 +61,9 @@ void add_tooltip_fields(json& row, const Plotted& plotted, const ExperimentView&
                                                          return p->run->peak_gbs.has_value();
                                                        }));
   }
-  row["noisy"] = std::any_of(plotted.points.begin(), plotted.points.end(),
-                             [](const PointView* p) { return p->noisy; });
+  if (std::any_of(plotted.points.begin(), plotted.points.end(),
+                  [](const PointView* p) { return p->noisy; }))
+    row["noisy"] = true;
 }
 
 json measured_tooltip(const ExperimentView& experiment, const MetricView& metric,
