@@ -153,14 +153,37 @@ PointView make_point(const Measurement& measurement, const RunView& run) {
 }
 
 // The run's achievable peak: its best verified achievable_peak point in GB/s (peak_copy records
-// one).
+// one), and the peak of each access type (achievable_peak_by_access, by params.access_type).
 void find_peak(RunView& run) {
   for (const Measurement* measurement : run.run->measurements()) {
-    if (measurement->metric != keys::achievable_peak || measurement->unit != "GB/s")
+    const bool overall = measurement->metric == keys::achievable_peak;
+    if ((!overall && measurement->metric != keys::access_peak) || measurement->unit != "GB/s")
       continue;
     const PointView point = make_point(*measurement, run);
-    if (point.ok && point.median > 0 && (!run.peak_gbs || point.median > *run.peak_gbs))
+    if (!point.ok || point.median <= 0)
+      continue;
+    if (overall && (!run.peak_gbs || point.median > *run.peak_gbs))
       run.peak_gbs = point.median;
+    const std::string type = string_at(measurement->params, keys::access_type);
+    if (!overall && !type.empty())
+      run.access_peak_gbs[type] = std::max(run.access_peak_gbs[type], point.median);
+  }
+}
+
+// The peak a DRAM figure is read against: its access type's (params, else extra) where the run
+// measured one, else the run's achievable peak (issue 12: "% of achievable peak" uses the
+// matching access type where one exists).
+void read_against_peak(PointView& point) {
+  const Measurement& m = *point.measurement;
+  std::string type = string_at(m.params, keys::access_type);
+  if (type.empty())
+    type = string_at(m.extra, keys::access_type);
+  const auto found = point.run->access_peak_gbs.find(type);
+  if (found != point.run->access_peak_gbs.end()) {
+    point.peak_access_type = type;
+    point.pct_of_peak = percent_of(point.median, found->second);
+  } else {
+    point.pct_of_peak = percent_of(point.median, point.run->peak_gbs);
   }
 }
 
@@ -223,10 +246,15 @@ void compare_with_limits(ExperimentView& experiment) {
                           : experiment.chart.limit == LimitKind::pcie ? point.run->pcie_gbs
                                                                       : std::nullopt;
       point.own_limit = own && point.limit_gbs;
+      // A figure in another unit may carry its limit in that unit (peak FLOP/s, bytes per clock).
+      if (metric.unit != "GB/s" && has_number(extra, keys::limit) &&
+          extra.at(keys::limit).get<double>() > 0)
+        point.unit_limit = extra.at(keys::limit).get<double>();
       if (point.ok)
-        point.pct_of_limit = percent_of(point.median, point.limit_gbs);
+        point.pct_of_limit =
+            percent_of(point.median, point.limit_gbs ? point.limit_gbs : point.unit_limit);
       if (point.ok && experiment.compares_with_peak(metric))
-        point.pct_of_peak = percent_of(point.median, point.run->peak_gbs);
+        read_against_peak(point);
     }
   }
 }

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,9 @@ struct RunView {
   std::optional<double> dram_gbs; ///< theoretical_bandwidth_gbs of its device
   std::optional<double> pcie_gbs; ///< theoretical_pcie_gbs of its device
   std::optional<double> peak_gbs; ///< the run's verified achievable_peak, if it measured one
+  /// Each access type's achievable peak in GB/s (keys::access_peak points, by their
+  /// params[keys::access_type]): a DRAM figure of that access type is read against it.
+  std::map<std::string, double> access_peak_gbs;
 };
 
 struct PointView {
@@ -59,8 +63,13 @@ struct PointView {
   bool own_limit = false;          ///< limit_gbs is the point's extra.limit_gbs, not its device's
   std::optional<double> pct_of_limit; ///< median as a percentage of limit_gbs
   /// Median as a percentage of its own run's achievable peak: DRAM GB/s figures of runs that
-  /// measured one.
+  /// measured one. The peak of the point's access type (peak_access_type) where the run measured
+  /// one, else the run's achievable peak.
   std::optional<double> pct_of_peak;
+  std::string peak_access_type; ///< the access type whose peak pct_of_peak uses; "" the best
+  /// extra[keys::limit]: the theoretical limit of a figure not in GB/s, in its own unit (peak
+  /// FLOP/s, bytes per clock per SM); pct_of_limit is read against it.
+  std::optional<double> unit_limit;
 };
 
 struct MetricView {

@@ -35,29 +35,10 @@ std::vector<std::string> section_notes(const ExperimentView& experiment) {
 }
 
 mustache::data chart_list(const PageModel& page, const ExperimentView& experiment,
-                          int& next_chart) {
+                          const std::vector<const json*>& figures, int& next_chart) {
   mustache::data charts{mustache::data::type::list};
-  for (const auto& metric : experiment.metrics) {
-    // Nothing verified to draw (the table says why), or not the metric the experiment charts.
-    if (metric.ok_count() == 0 || !experiment.charts_metric(metric))
-      continue;
-    std::string caption =
-        metric_title(metric.metric, metric.unit);
-    if (experiment.chart.vega_lite.is_object()) {
-      caption += ": drawn with the experiment's own Vega-Lite spec";
-    } else if (page.summarise_runs()) {
-      caption += fmt::format(": {} runs summarised per device model: the median of the runs' "
-                             "medians; whiskers span the lowest to the highest run median",
-                             page.runs.size());
-    } else {
-      caption += ": median of each point's samples; whiskers span min to max";
-    }
-    if (!experiment.chart.vega_lite.is_object() &&
-        std::any_of(metric.points.begin(), metric.points.end(),
-                    [](const PointView& p) { return p.ok && p.limit_gbs; }))
-      caption += "; dashed line: the device's " + std::string(limit_phrase(experiment.chart.limit));
-    charts.push_back(chart_block(build_chart_spec(page, experiment, metric), caption, next_chart));
-  }
+  for (const auto& block : experiment_charts(page, experiment, figures))
+    charts.push_back(chart_block(block.spec, block.caption, next_chart));
   return charts;
 }
 
@@ -309,7 +290,7 @@ mustache::data experiment_section(const PageModel& page, const ExperimentView& e
     failures.push_back(item);
   }
   section.set("failures", failures);
-  section.set("charts", chart_list(page, experiment, next_chart));
+  section.set("charts", chart_list(page, experiment, figures, next_chart));
 
   const TableData values = values_table(page, experiment);
   if (values.row_count() == 0) {

@@ -87,6 +87,17 @@ inline constexpr const char* sm_clock_mhz = "sm_clock_mhz";
 inline constexpr const char* sampling_window = "sampling_window";
 }  // namespace keys
 
+/// memory_latency's names, which littles_law and latency_hiding (their models) and the report
+/// (the Little's-law bound of the offset and stride launches) read: the experiment, its latency
+/// metrics and the parameter naming its plateaus ("l1", "l2", "dram"; the sweep is "sweep").
+namespace latency_names {
+inline constexpr const char* experiment = "memory_latency";
+inline constexpr const char* ns_metric = "latency_ns";
+inline constexpr const char* cycles_metric = "latency_cycles";
+inline constexpr const char* level_key = "level";
+inline constexpr const char* dram_level = "dram";
+}  // namespace latency_names
+
 /// The access types of device-memory figures (keys::access_type), as BabelStream names its
 /// kernels' shapes: read-only (a dot product), write-only (a fill), copy (one read, one write;
 /// cudaMemcpy device to device is one), triad (two reads, one write).

@@ -29,7 +29,8 @@ TEST(PageSize, AHundredRunsRenderUnderFiveMegabytes) {
       }
       measurement["n"] = measurement["samples"].size();
     }
-  const std::string doubled_html = render_html(doubled, synthetic_matrix_catalog(), reference_figures());
+  const std::string doubled_html =
+      render_html(doubled, synthetic_matrix_catalog(), reference_figures());
   EXPECT_LT(std::abs(double(doubled_html.size()) - double(html.size())), 0.01 * html.size());
 }
 

@@ -103,9 +103,8 @@ TEST(SummaryWithoutPeak, ARunWithoutAchievablePeakSaysSoAndGetsNoPeakColumn) {
   // The tooltip of a DRAM chart says it too.
   const PageModel page = build_page_model(one_run(), catalog());
   const json spec = spec_for(page, "offset_copy", "effective_bandwidth");
-  EXPECT_EQ(spec["data"]["values"][0]["pct_peak_text"], "no peak measured");
-  EXPECT_NE(spec["layer"][0]["encoding"]["tooltip"].dump().find("% of achievable peak"),
-            std::string::npos);
+  EXPECT_EQ(rows_of(spec, "measured")[0]["pct_peak_text"], "no peak measured");
+  EXPECT_NE(spec.dump().find("% of achievable peak"), std::string::npos); // a tooltip's title
 }
 
 TEST(FewRunsWithPeak, RowsAndTablesCarryPercentOfPeak) {
@@ -113,8 +112,9 @@ TEST(FewRunsWithPeak, RowsAndTablesCarryPercentOfPeak) {
   results["runs"].erase(results["runs"].begin() + 3, results["runs"].end()); // 3 runs: per run
   const PageModel page = build_page_model(results, catalog());
   ASSERT_FALSE(page.summarise_runs());
-  const json spec = spec_for(page, "offset_copy", "effective_bandwidth");
-  for (const auto& row : spec["data"]["values"]) {
+  const ExperimentView& offset_copy = experiment_in(page, "offset_copy");
+  for (const auto& row :
+       chart_rows(page, offset_copy, metric_in(offset_copy, "effective_bandwidth"))) {
     ASSERT_TRUE(row["pct_of_peak"].is_number());
     EXPECT_NE(row["pct_peak_text"].get<std::string>().find(" %"), std::string::npos);
   }
@@ -170,17 +170,17 @@ TEST(HistorySection, OneRunPerModelHasNone) {
 TEST_F(History, PastEightRunsChartsSummariseEachPointAcrossTheRunsOfAModel) {
   ASSERT_TRUE(page.summarise_runs());
   const json spec = spec_for(page, "offset_copy", "effective_bandwidth");
-  const json& rows = spec["data"]["values"];
+  const auto rows = rows_of(spec, "measured");
   EXPECT_EQ(rows.size(), 36u); // 18 points on each of two models, not 12 runs x 18
   const json& ninth = rows[8]; // word_bytes 4, offset 8: the H200's headline point
-  EXPECT_EQ(ninth["params"], json({{"word_bytes", 4}, {"offset", 8}}));
-  EXPECT_EQ(ninth["run"], "NVIDIA H200");
-  EXPECT_EQ(ninth["series"], "NVIDIA H200 · 4 B");
-  EXPECT_EQ(ninth["n"], 10);                                    // runs
-  EXPECT_NEAR(ninth["median"].get<double>(), 3938.53125, 1e-6); // median of the run medians
-  EXPECT_NEAR(ninth["min"].get<double>(), 3541.6355, 1e-6);
-  EXPECT_NEAR(ninth["max"].get<double>(), 4540.0215, 1e-6);
-  EXPECT_EQ(spec["layer"][0]["encoding"]["color"]["title"], "device · word_bytes");
+  EXPECT_EQ(ninth["x"], 8);
+  EXPECT_EQ(ninth["who"], "NVIDIA H200");
+  EXPECT_EQ(ninth["facet"], "NVIDIA H200"); // two models and a colour: a panel per model
+  EXPECT_EQ(ninth["series"], "4 B");
+  EXPECT_EQ(ninth["n_text"], "10 runs");
+  EXPECT_NEAR(ninth["y"].get<double>(), 3938.53125, 1e-6); // median of the run medians
+  EXPECT_NEAR(ninth["low"].get<double>(), 3541.6355, 1e-6);
+  EXPECT_NEAR(ninth["high"].get<double>(), 4540.0215, 1e-6);
   const std::string html = render_html(results, catalog(), json::array());
   EXPECT_NE(html.find("12 runs summarised per device model"), std::string::npos);
   EXPECT_NE(html.find("<th class=\"num\" scope=\"col\">median of runs</th>"), std::string::npos);
