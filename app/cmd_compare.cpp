@@ -2,11 +2,12 @@
 #include "commands.hpp"
 #include "analysis/compare.hpp"
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/text.hpp"
 #include "store/store.hpp"
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 
@@ -41,17 +42,11 @@ void add_compare(CLI::App& app, Action& action) {
   cmp->callback([&action, args] {
     action = [args]() -> int {
       CompareConfig config;
-      if (!args->config.empty()) {
-        std::ifstream in(args->config);
-        json doc;
-        try {
-          doc = json::parse(in);
-        } catch (const json::exception& e) {
-          throw InputError(fmt::format("'{}' is not valid JSON: {}", args->config, e.what()));
-        }
-        config = parse_compare_config(doc);
-      }
+      if (!args->config.empty())
+        config = parse_compare_config(read_json_file(args->config, limits::compare_config));
       if (args->threshold >= 0) config.threshold = args->threshold;
+      check_database_path(args->db);
+      if (!args->baseline_db.empty()) check_database_path(args->baseline_db);
       Store candidates(args->db, Store::Mode::read_only);
       std::unique_ptr<Store> other;
       if (!args->baseline_db.empty()) other = std::make_unique<Store>(args->baseline_db, Store::Mode::read_only);
@@ -74,8 +69,8 @@ void add_compare(CLI::App& app, Action& action) {
         if (cand_id.empty()) throw InputError("no candidate run in '" + args->db + "' besides the baseline");
       }
       const Comparison c = compare_runs(load_run(baselines, base_id), load_run(candidates, cand_id), config);
-      if (args->format == "json")
-        std::cout << to_json(c).dump(2) << "\n";
+      if (args->format == "json")  // JSON escapes every control character itself
+        std::cout << to_json(c).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
       else if (args->format == "markdown")
         std::cout << format_markdown(c);
       else
@@ -97,7 +92,8 @@ void add_baseline(CLI::App& app, Action& action) {
   show->add_option("--db", args->db, "database")->capture_default_str();
   set->callback([&action, args] {
     action = [args]() -> int {
-      Store store(args->db, Store::Mode::read_write_create);
+      check_database_path(args->db);
+      Store store(args->db, Store::Mode::read_write);  // a baseline is a stored run: no new file
       const std::string id = store.resolve_run_id(args->run);
       store.set_setting(baseline_setting, id);
       std::cout << "baseline: " << id << "\n";
@@ -106,10 +102,11 @@ void add_baseline(CLI::App& app, Action& action) {
   });
   show->callback([&action, args] {
     action = [args]() -> int {
+      check_database_path(args->db);
       Store store(args->db, Store::Mode::read_only);
       const auto id = store.setting(baseline_setting);
       if (!id) throw InputError("no baseline pinned in '" + args->db + "'");
-      std::cout << *id << "\n";
+      std::cout << terminal_text(*id) << "\n";
       return exit_ok;
     };
   });

@@ -3,7 +3,9 @@
 #include "core/errors.hpp"
 #include "core/experiment.hpp"
 #include "report.hpp"
-#include "core/results_json.hpp"
+#include "core/limits.hpp"
+#include "core/output_file.hpp"
+#include "core/text.hpp"
 #include "store/store.hpp"
 
 #include <fmt/format.h>
@@ -25,6 +27,10 @@ void add_report(CLI::App& app, Action& action) {
                      "to the hardware comparison");
   report->callback([&action, args] {
     action = [args] {
+      check_database_path(args->db);
+      std::vector<OutputInput> inputs = {{args->db, "the database", true}};
+      if (!args->prices.empty()) inputs.push_back({args->prices, "the prices file", false});
+      OutputFile out(args->out, inputs);  // checked before any work
       // The prices first: a bad file is the user's to fix (exit 2) before any database is opened.
       report::RenderOptions options;
       if (!args->prices.empty()) options.prices = report::load_prices(args->prices);
@@ -32,9 +38,14 @@ void add_report(CLI::App& app, Action& action) {
       const json results = store.export_results(args->runs);
       const std::string html =
           report::render_html(results, experiment_catalog(), report::reference_figures(), options);
-      write_file_atomically(args->out, html);
-      std::cerr << fmt::format("wrote {} ({} run(s), {:.1f} KiB)\n", args->out, results["runs"].size(),
-                               html.size() / 1024.0);
+      if (html.size() > limits::max_report_bytes)
+        throw InputError(fmt::format("the report would be {} MiB, more than the {} MiB apod writes; "
+                                     "choose fewer runs with --run",
+                                     html.size() / limits::MiB, limits::max_report_bytes / limits::MiB));
+      out.write(html);
+      out.commit();
+      std::cerr << fmt::format("wrote {} ({} run(s), {:.1f} KiB)\n", terminal_text(args->out),
+                               results["runs"].size(), html.size() / 1024.0);
       return exit_ok;
     };
   });

@@ -1,5 +1,7 @@
 #include "analysis/compare.hpp"
 
+#include "core/text.hpp"
+
 #include "core/errors.hpp"
 
 #include <fmt/format.h>
@@ -155,16 +157,19 @@ Comparison compare_runs(const RunRecord& base_run, const RunRecord& cand_run, co
 }
 
 std::string format_text(const Comparison& c) {
-  std::string out = fmt::format("baseline {}  candidate {}\n", c.baseline_run, c.candidate_run);
+  std::string out = fmt::format("baseline {}  candidate {}\n", terminal_text(c.baseline_run),
+                                terminal_text(c.candidate_run));
   out += fmt::format("{:<16} {:<34} {:<20} {:>12} {:>12} {:>8}  {:<12} {}\n", "experiment", "params", "metric",
                      "baseline", "candidate", "change", "verdict", "test");
+  // Stored names reach a terminal: terminal_text (core/text.hpp) lets no escape sequence through.
   for (const auto& p : c.pairs)
-    out += fmt::format("{:<16} {:<34} {:<20} {:>12.5g} {:>12.5g} {:>+7.2f}%  {:<12} {}{}\n", p.experiment,
-                       p.params.dump(), p.metric, p.baseline_median, p.candidate_median, 100 * p.change,
+    out += fmt::format("{:<16} {:<34} {:<20} {:>12.5g} {:>12.5g} {:>+7.2f}%  {:<12} {}{}\n", terminal_text(p.experiment),
+                       terminal_text(p.params.dump()), terminal_text(p.metric), p.baseline_median, p.candidate_median, 100 * p.change,
                        p.regression ? "REGRESSION" : p.verdict, p.test,
                        p.test == "mann_whitney" ? fmt::format(" p={:.2g}", p.p_value) : "");
   for (const auto& u : c.unpaired)
-    out += fmt::format("{:<16} {:<34} {:<20} unpaired: {}\n", u.experiment, u.params.dump(), u.metric, u.reason);
+    out += fmt::format("{:<16} {:<34} {:<20} unpaired: {}\n", terminal_text(u.experiment),
+                       terminal_text(u.params.dump()), terminal_text(u.metric), u.reason);
   int counts[4] = {0, 0, 0, 0};
   for (const auto& p : c.pairs)
     counts[p.verdict == "faster" ? 0 : p.verdict == "slower" ? 1 : p.verdict == "same" ? 2 : 3]++;
@@ -175,8 +180,9 @@ std::string format_text(const Comparison& c) {
 }
 
 std::string format_markdown(const Comparison& c) {
-  std::string out = fmt::format("### apod compare: {}\n\nbaseline `{}`, candidate `{}`\n\n",
-                                c.regression() ? "regression found" : "no regression", c.baseline_run, c.candidate_run);
+  std::string out = fmt::format("### apod compare: {}\n\nbaseline {}, candidate {}\n\n",
+                                c.regression() ? "regression found" : "no regression",
+                                markdown_code(c.baseline_run), markdown_code(c.candidate_run));
   out += "| experiment | params | metric | baseline | candidate | change | verdict |\n|---|---|---|---:|---:|---:|---|\n";
   // Markdown tables: regressions and changes first, then the rest, so the summary reads top-down.
   std::vector<const PairResult*> order;
@@ -185,20 +191,19 @@ std::string format_markdown(const Comparison& c) {
     const auto rank = [](const PairResult* p) { return p->regression ? 0 : p->verdict == "same" ? 3 : p->verdict == "inconclusive" ? 2 : 1; };
     return rank(a) < rank(b);
   });
-  const auto escape = [](std::string s) {
-    std::string r;
-    for (char ch : s) r += ch == '|' ? std::string("\\|") : std::string(1, ch);
-    return r;
-  };
+  // Stored names become literal text (core/text.hpp): no heading, link or HTML comment of theirs
+  // can reach the job summary.
+  const auto escape = [](const std::string& s) { return markdown_text(s); };
   for (const auto* p : order)
-    out += fmt::format("| {} | `{}` | {} | {:.5g} {} | {:.5g} {} | {:+.2f}% | {} |\n", escape(p->experiment),
-                       escape(p->params.dump()), escape(p->metric), p->baseline_median, p->unit,
-                       p->candidate_median, p->unit, 100 * p->change,
+    out += fmt::format("| {} | {} | {} | {:.5g} {} | {:.5g} {} | {:+.2f}% | {} |\n", escape(p->experiment),
+                       markdown_code(p->params.dump()), escape(p->metric), p->baseline_median, escape(p->unit),
+                       p->candidate_median, escape(p->unit), 100 * p->change,
                        p->regression ? "**regression**" : p->verdict);
   if (!c.unpaired.empty()) {
     out += "\n| unpaired | params | metric | reason |\n|---|---|---|---|\n";
     for (const auto& u : c.unpaired)
-      out += fmt::format("| {} | `{}` | {} | {} |\n", escape(u.experiment), escape(u.params.dump()), escape(u.metric), u.reason);
+      out += fmt::format("| {} | {} | {} | {} |\n", escape(u.experiment), markdown_code(u.params.dump()),
+                         escape(u.metric), u.reason);
   }
   return out;
 }

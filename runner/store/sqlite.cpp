@@ -1,16 +1,72 @@
 #include "store/sqlite.hpp"
 
+#include "core/limits.hpp"
+
+#include <mutex>
+
 namespace apod::sqlite {
 
-Database::Database(const std::string& path, int flags) : path_(path) {
+namespace {
+
+// What SQLite advises for database files that may come from an attacker
+// (https://sqlite.org/security.html, "Untrusted SQLite Database Files"): nothing stored in the
+// file may run (triggers, views, functions in the schema), SQL may not corrupt it, and values,
+// the heap and the time of a statement are bounded. apod's own schema has no trigger or view.
+void harden(sqlite3* db) {
+  static std::once_flag heap_limit;
+  std::call_once(heap_limit, [] { sqlite3_hard_heap_limit64(limits::max_sqlite_heap_bytes); });
+  const std::pair<int, int> settings[] = {{SQLITE_DBCONFIG_DEFENSIVE, 1},
+                                          {SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0},
+                                          {SQLITE_DBCONFIG_ENABLE_TRIGGER, 0},
+                                          {SQLITE_DBCONFIG_ENABLE_VIEW, 0},
+                                          {SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0}};
+  for (const auto& [option, value] : settings) {
+    const int rc = sqlite3_db_config(db, option, value, nullptr);
+    if (rc != SQLITE_OK)
+      throw Error(std::string("this SQLite library cannot harden a connection: ") +
+                      sqlite3_errstr(rc),
+                  rc);
+  }
+  sqlite3_limit(db, SQLITE_LIMIT_LENGTH, limits::max_stored_value_bytes);
+  sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
+  // Finds a damaged b-tree cell before it is used (security.html, item 7).
+  sqlite3_exec(db, "PRAGMA cell_size_check=ON", nullptr, nullptr, nullptr);
+}
+
+}  // namespace
+
+Database::Database(const std::string& path, int flags, const std::string& shown)
+    : path_(shown.empty() ? path : shown), step_limit_ms_(limits::max_statement_step_ms) {
   const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
   if (rc != SQLITE_OK) {
     const std::string msg = db_ ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close(db_);
     db_ = nullptr;
-    throw Error("cannot open database '" + path + "': " + msg, rc);
+    throw Error("cannot open database '" + path_ + "': " + msg, rc);
   }
   sqlite3_extended_result_codes(db_, 1);
+  try {
+    harden(db_);
+  } catch (...) {
+    sqlite3_close(db_);
+    throw;
+  }
+  sqlite3_progress_handler(db_, 10000, &Database::on_progress, this);
+  arm_step_clock();
+}
+
+std::string Database::file_name() const {
+  const char* name = sqlite3_db_filename(db_, "main");
+  return name ? name : "";
+}
+
+void Database::arm_step_clock() {
+  step_deadline_ = std::chrono::steady_clock::now() + std::chrono::milliseconds(step_limit_ms_);
+}
+
+int Database::on_progress(void* self) {
+  const auto* db = static_cast<const Database*>(self);
+  return db->step_limit_ms_ > 0 && std::chrono::steady_clock::now() > db->step_deadline_;
 }
 
 Database::~Database() { sqlite3_close_v2(db_); }
@@ -21,6 +77,7 @@ void Database::check(int rc, const std::string& context) const {
 }
 
 void Database::exec(const std::string& sql) {
+  arm_step_clock();
   char* err = nullptr;
   const int rc = sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err);
   if (rc != SQLITE_OK) {
@@ -31,6 +88,7 @@ void Database::exec(const std::string& sql) {
 }
 
 Statement::Statement(Database& db, const std::string& sql) : db_(db), sql_(sql) {
+  db_.arm_step_clock();  // preparing the first statement reads the schema
   db_.check(sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr), "prepare");
 }
 
@@ -60,6 +118,7 @@ Statement& Statement::bind(int i, const std::optional<std::string>& v) {
 }
 
 bool Statement::step() {
+  db_.arm_step_clock();
   const int rc = sqlite3_step(stmt_);
   db_.check(rc, "step");
   return rc == SQLITE_ROW;

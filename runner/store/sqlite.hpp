@@ -1,10 +1,13 @@
 // A small RAII layer over the SQLite C API (in the manner of SQLiteCpp): one error type that
 // carries the result code, every return code through one check(), transactions that roll back
-// in their destructor. No SQL lives here; it all lives in store.cpp.
+// in their destructor. No SQL lives here; it all lives in store.cpp. Every connection is opened
+// as SQLite advises for files from elsewhere (https://sqlite.org/security.html): defensive mode,
+// untrusted schema, no triggers or views run, bounded value sizes, heap and time per step.
 #pragma once
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -23,8 +26,9 @@ class Error : public std::runtime_error {
 
 class Database {
  public:
-  /// Opens `path` with sqlite3_open_v2 flags (SQLITE_OPEN_*). Throws Error on failure.
-  Database(const std::string& path, int flags);
+  /// Opens `path` with sqlite3_open_v2 flags (SQLITE_OPEN_*), hardened as above. `shown` names
+  /// the file in messages when `path` is a URI (default: `path`). Throws Error on failure.
+  Database(const std::string& path, int flags, const std::string& shown = "");
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -36,10 +40,22 @@ class Database {
   int64_t last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
   sqlite3* handle() const { return db_; }
   const std::string& path() const { return path_; }
+  /// The file SQLite opened, symbolic links resolved ("" for an in-memory database): its WAL is
+  /// this name with "-wal" appended.
+  std::string file_name() const;
+
+  /// Each statement step (and exec) is interrupted (SQLITE_INTERRUPT) when it runs longer than
+  /// this; 0: no bound. Default limits::max_statement_step_ms.
+  void set_step_limit_ms(int ms) { step_limit_ms_ = ms; }
+  /// Starts the clock of one step (Statement::step and exec call it).
+  void arm_step_clock();
 
  private:
+  static int on_progress(void* self);
   sqlite3* db_ = nullptr;
   std::string path_;
+  int step_limit_ms_;
+  std::chrono::steady_clock::time_point step_deadline_;
 };
 
 class Statement {

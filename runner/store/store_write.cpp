@@ -2,6 +2,7 @@
 // save_telemetry) and a whole run from elsewhere (import_run, for import and merge).
 #include "core/errors.hpp"
 #include "store/store.hpp"
+#include "store/run_conflict.hpp"
 #include "store/writer.hpp"
 
 #include <fmt/format.h>
@@ -15,10 +16,6 @@ namespace {
 std::optional<std::string> optional_text(const std::string& s) {
   return s.empty() ? std::nullopt : std::optional<std::string>(s);
 }
-
-json text_or_null(const std::optional<std::string>& s) { return s ? json(*s) : json(nullptr); }
-
-json number_or_null(const std::optional<double>& d) { return d ? json(*d) : json(nullptr); }
 
 }  // namespace
 
@@ -117,14 +114,7 @@ void Store::save_telemetry(const std::string& run_id, const json& readings) try 
   storage_failure(db_->path(), e, true);
 }
 
-bool Store::import_run(const RunRecord& r) try {
-  validate(r, "run " + r.id);
-  sqlite::Transaction tx(*db_);
-  {
-    sqlite::Statement exists(*db_, "SELECT 1 FROM run WHERE id = ?1");
-    exists.bind(1, r.id);
-    if (exists.step()) return false;  // idempotent: the transaction rolls back, nothing changes
-  }
+void Store::insert_run(const RunRecord& r) {
   const int64_t dev = device_id(r.device_uuid(), r.device_name());
   sqlite::Statement run(*db_,
       "INSERT INTO run(id, label, started_at, finished_at, status, apod_version, device_id, "
@@ -139,8 +129,73 @@ bool Store::import_run(const RunRecord& r) try {
     tel.reset();
     tel.bind(1, r.id).bind(2, seq++).bind(3, t.dump()).run();
   }
+}
+
+// Its experiments, measurements, samples and telemetry go with it (ON DELETE CASCADE); the
+// device row stays, with the name it was first stored under.
+void Store::delete_run(const std::string& run_id) {
+  sqlite::Statement del(*db_, "DELETE FROM run WHERE id = ?1");
+  del.bind(1, run_id).run();
+}
+
+std::optional<RunRecord> Store::stored_copy(const std::string& run_id) {
+  sqlite::Statement exists(*db_, "SELECT 1 FROM run WHERE id = ?1");
+  exists.bind(1, run_id);
+  if (!exists.step()) return std::nullopt;
+  return read_run(run_id);
+}
+
+bool Store::import_run(const RunRecord& r) {
+  bool given = false;
+  const ImportSummary summary = import_runs([&](RunRecord& run, std::string& source) {
+    if (given) return false;
+    given = true;
+    run = r;
+    source = "the run given";
+    return true;
+  });
+  return summary.added == 1;
+}
+
+ImportSummary Store::import_runs(const RunFeed& next, OnConflict on_conflict) try {
+  ImportSummary summary;
+  std::map<std::string, std::string> added_from;  // run id -> source, for runs this call added
+  sqlite::Transaction tx(*db_);  // all runs or none
+  RunRecord run;
+  std::string source;
+  while (next(run, source)) {
+    validate(run, fmt::format("run {} of '{}'", run.id, source));
+    const std::optional<RunRecord> stored = stored_copy(run.id);
+    if (!stored) {
+      insert_run(run);
+      ++summary.added;
+      added_from[run.id] = source;
+      continue;
+    }
+    const std::string there = added_from.count(run.id)
+                                  ? fmt::format("the copy from '{}'", added_from[run.id])
+                                  : fmt::format("the copy already in '{}'", db_->path());
+    const RunConflict conflict = classify(*stored, run);
+    if (conflict.kind == RunConflict::same) {
+      ++summary.already_present;
+      continue;
+    }
+    if (conflict.kind == RunConflict::different && on_conflict == OnConflict::refuse)
+      throw InputError(fmt::format(
+          "run {} from '{}' differs from {} ({}); nothing was imported. Say which copy wins "
+          "with --on-conflict keep or --on-conflict replace",
+          run.id, source, there, conflict.difference));
+    const bool replace = conflict.kind == RunConflict::later ||
+                         (conflict.kind == RunConflict::different && on_conflict == OnConflict::replace);
+    if (replace) {
+      delete_run(run.id);
+      insert_run(run);
+      added_from[run.id] = source;
+    }
+    summary.notes.push_back(conflict_note(run, *stored, conflict, replace, source, there));
+  }
   tx.commit();
-  return true;
+  return summary;
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, true);
 }
