@@ -100,17 +100,3 @@ TEST(ResultsJson, ReadResultsFileRejectsBadJsonClearly) {
   fs::remove(path);
   EXPECT_THROW(read_results_file("/nonexistent/x.json"), InputError);
 }
-
-TEST(ResultsJson, AtomicWriteReplacesWholeFileAndFailsCleanly) {
-  const auto dir = fs::temp_directory_path() / ("apod-w-" + new_run_id());
-  fs::create_directories(dir);
-  const auto path = (dir / "out.html").string();
-  write_file_atomically(path, "first");
-  write_file_atomically(path, "second");
-  std::ifstream in(path);
-  std::string content((std::istreambuf_iterator<char>(in)), {});
-  EXPECT_EQ(content, "second");
-  EXPECT_EQ(std::distance(fs::directory_iterator(dir), fs::directory_iterator()), 1) << "no temp file left";
-  EXPECT_THROW(write_file_atomically((dir / "no-such-dir" / "x").string(), "x"), InputError);
-  fs::remove_all(dir);
-}
