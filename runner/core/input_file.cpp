@@ -113,41 +113,108 @@ std::string gunzip(const std::string& bytes, std::size_t max_bytes, const std::s
   return out;
 }
 
+namespace {
+
+// Builds the tree event by event (nlohmann's SAX interface) and checks the bounds as it goes.
+// nlohmann's own callback parser searches the parent's members at every object's end and so
+// takes quadratic time (a million measurements: hours), and ordered_json's operator[] searches
+// an object's keys at every key; this builder appends, and finds repeats in a set per object.
+class BoundedBuilder : public json::json_sax_t {
+ public:
+  BoundedBuilder(const std::string& source, const limits::JsonLimits& limits)
+      : source_(source), limits_(limits) {}
+  json take() { return std::move(root_); }
+
+  bool null() override { return value(nullptr); }
+  bool boolean(bool v) override { return value(v); }
+  bool number_integer(number_integer_t v) override { return value(v); }
+  bool number_unsigned(number_unsigned_t v) override { return value(v); }
+  bool number_float(number_float_t v, const string_t&) override { return value(v); }
+  bool string(string_t& v) override {
+    check_text(v);
+    return value(std::move(v));
+  }
+  bool binary(binary_t&) override { throw refuse("holds binary data"); }
+  bool start_object(std::size_t) override { return open(json::object()); }
+  bool start_array(std::size_t) override { return open(json::array()); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+  bool key(string_t& k) override {
+    check_text(k);
+    std::set<std::string>& seen = keys_.back();
+    if (!seen.insert(k).second) throw refuse(fmt::format("repeats the key {} in one object", json(k).dump()));
+    if (seen.size() > limits_.max_members)
+      throw refuse(fmt::format("has an object of more than {} members", limits_.max_members));
+    auto& members = static_cast<json::object_t::Container&>(stack_.back()->get_ref<json::object_t&>());
+    members.emplace_back(std::move(k), nullptr);
+    slot_ = &members.back().second;
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception& e) override {
+    throw InputError(fmt::format("'{}' is not valid JSON: {}", source_, e.what()));
+  }
+
+ private:
+  InputError refuse(const std::string& why) const {
+    return InputError(fmt::format("'{}' {}; not {}", source_, why, limits_.what));
+  }
+  void check_text(const std::string& text) const {
+    if (text.size() > limits_.max_string_bytes)
+      throw refuse(fmt::format("holds a string of {} bytes, more than {}", text.size(), limits_.max_string_bytes));
+  }
+  json* place(json&& v) {
+    if (++values_ > limits_.max_values) throw refuse(fmt::format("holds more than {} values", limits_.max_values));
+    if (stack_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    if (stack_.back()->is_array()) {
+      auto& items = stack_.back()->get_ref<json::array_t&>();
+      items.push_back(std::move(v));
+      return &items.back();
+    }
+    *slot_ = std::move(v);
+    return slot_;
+  }
+  bool value(json&& v) {
+    place(std::move(v));
+    return true;
+  }
+  bool open(json&& container) {
+    if (static_cast<int>(stack_.size()) + 1 > limits_.max_depth)
+      throw refuse(fmt::format("nests arrays and objects deeper than {} levels", limits_.max_depth));
+    const bool object = container.is_object();
+    stack_.push_back(place(std::move(container)));
+    if (object) keys_.emplace_back();
+    return true;
+  }
+  bool close() {
+    if (stack_.back()->is_object()) keys_.pop_back();
+    stack_.pop_back();
+    return true;
+  }
+
+  const std::string& source_;
+  const limits::JsonLimits& limits_;
+  json root_;
+  std::vector<json*> stack_;              // the open arrays and objects, innermost last
+  std::vector<std::set<std::string>> keys_;  // the keys of each open object
+  json* slot_ = nullptr;                  // where the value after a key goes
+  std::size_t values_ = 0;
+};
+
+}  // namespace
+
 json parse_bounded_json(const std::string& text, const std::string& source,
                         const limits::JsonLimits& limits) {
-  std::vector<std::set<std::string>> keys;  // of each object being parsed, innermost last
-  std::size_t values = 0;
-  const auto refuse = [&](const std::string& why) {
-    return InputError(fmt::format("'{}' {}; not {}", source, why, limits.what));
-  };
-  const auto check = [&](int depth, json::parse_event_t event, json& parsed) {
-    using E = json::parse_event_t;
-    const bool starts = event == E::object_start || event == E::array_start;
-    if (starts && depth + 1 > limits.max_depth)
-      throw refuse(fmt::format("nests arrays and objects deeper than {} levels", limits.max_depth));
-    if ((starts || event == E::value) && ++values > limits.max_values)
-      throw refuse(fmt::format("holds more than {} values", limits.max_values));
-    if (event == E::object_start) keys.emplace_back();
-    if (event == E::object_end && !keys.empty()) keys.pop_back();
-    const bool text_too_long = (event == E::key || event == E::value) && parsed.is_string() &&
-                               parsed.get_ref<const std::string&>().size() > limits.max_string_bytes;
-    if (text_too_long)
-      throw refuse(fmt::format("holds a string of {} bytes, more than {}",
-                               parsed.get_ref<const std::string&>().size(), limits.max_string_bytes));
-    if (event == E::key && !keys.empty()) {
-      if (!keys.back().insert(parsed.get<std::string>()).second)
-        throw refuse(fmt::format("repeats the key {} in one object", parsed.dump()));
-      if (keys.back().size() > limits.max_members)
-        throw refuse(fmt::format("has an object of more than {} members", limits.max_members));
-    }
-    return true;
-  };
   if (text.size() > limits.max_bytes) throw too_large(source, limits);
+  BoundedBuilder builder(source, limits);
   try {
-    return json::parse(text, check);
+    json::sax_parse(text, &builder);
   } catch (const json::exception& e) {
     throw InputError(fmt::format("'{}' is not valid JSON: {}", source, e.what()));
   }
+  return builder.take();
 }
 
 json read_json_file(const std::string& path, const limits::JsonLimits& limits) {

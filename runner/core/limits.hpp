@@ -28,9 +28,10 @@ struct JsonLimits {
   const char* what;  ///< names the kind of input in messages ("an apod-results document")
 };
 
-/// An apod-results document (`apod import`, and the report's test fixtures). 256 MiB is 24 times
-/// the largest real one; parsing it whole takes about 4 bytes of memory per byte of text.
-inline constexpr JsonLimits results_document{256 * MiB, 64, 32'000'000, 4096, 64 * KiB,
+/// An apod-results document (`apod import`). 256 MiB is 24 times the largest real one and 16M
+/// values 43 times its count (a night of 8 GPUs at 1,000 samples a point is about 4.3M); the
+/// parsed tree takes about 16 bytes a value, so a document at both bounds needs about 0.8 GB.
+inline constexpr JsonLimits results_document{256 * MiB, 64, 16'000'000, 4096, 64 * KiB,
                                              "an apod-results document"};
 /// `apod report --prices`: a flat object of device model -> price.
 inline constexpr JsonLimits prices{1 * MiB, 4, 100'000, 10'000, 1 * KiB, "a prices file"};
@@ -49,14 +50,19 @@ inline constexpr std::size_t max_params_keys = 64;                ///< real: 6
 /// A text or JSON value read back from a database (SQLITE_LIMIT_LENGTH): larger values are
 /// refused by SQLite itself before they reach memory. Real stored values are under 2 KiB.
 inline constexpr int max_stored_value_bytes = 16 * MiB;
+/// A JSON value read back from a database (environment, device facts, params, extra, a telemetry
+/// reading): parsed under the document's bounds, within the stored value's size.
+inline constexpr JsonLimits stored_json{16 * MiB, 64, 4'000'000, 4096, 64 * KiB,
+                                        "a JSON value apod stores"};
 /// SQLite's own heap (page cache, sorting), process-wide (sqlite3_hard_heap_limit64).
 inline constexpr int64_t max_sqlite_heap_bytes = int64_t(1024) * MiB;
 /// One step of one SQL statement (the progress handler interrupts it). apod's statements read
 /// one row a step; a step this slow means a file built to stall its reader.
 inline constexpr int max_statement_step_ms = 60'000;
 
-/// The HTML report: a page over this is refused (choose fewer runs with --run). Real reports of
-/// the 19 committed runs are about 30 MB.
-inline constexpr std::size_t max_report_bytes = 512 * MiB;
+/// The HTML report: a page over this is refused (choose fewer runs with --run). The report of
+/// all 19 committed runs is 1.6 MB; a label at its limit adds 0.36 MB a run (it appears 89
+/// times on the page of one 82-point run).
+inline constexpr std::size_t max_report_bytes = 256 * MiB;
 
 }  // namespace apod::limits

@@ -52,8 +52,24 @@ json results_document(const std::vector<RunRecord>& runs) {
   return doc;
 }
 
+namespace {
+
+// Counts that validate() bounds, checked on the parsed tree before any record is built from it:
+// a document of a million measurements is refused without a second copy in memory.
+void check_counts(const json& doc, const std::string& source) {
+  if (!doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array()) return;
+  for (const json& run : doc["runs"])
+    if (run.is_object() && run.contains("measurements") && run["measurements"].is_array() &&
+        run["measurements"].size() > limits::max_measurements_per_run)
+      throw InputError(fmt::format("'{}' holds a run of {} measurements, more than {}", source,
+                                   run["measurements"].size(), limits::max_measurements_per_run));
+}
+
+}  // namespace
+
 json parse_results(const std::string& text, const std::string& source) {
   json doc = parse_bounded_json(text, source, limits::results_document);
+  check_counts(doc, source);
   validate_results(doc);
   return doc;
 }

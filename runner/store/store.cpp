@@ -1,6 +1,8 @@
 #include "store/store.hpp"
 
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/limits.hpp"
 #include "core/results_json.hpp"
 #include "store/writer.hpp"
 
@@ -42,15 +44,15 @@ std::string new_run_id() {
   return fmt::format("{:016x}{:016x}", dist(a), dist(b));
 }
 
-// JSON read back from the file: apod wrote it, but a damaged or hostile file may hold anything,
-// and nesting deeper than any document apod writes would overflow the stack of a later copy or dump.
+// JSON read back from the file: apod wrote it, but a damaged or hostile file may hold anything
+// (nesting that would overflow the stack of a later copy or dump, a million keys): parsed under
+// the same bounds as an imported document (limits::stored_json).
 json Store::parse_stored(const std::string& text) {
-  return json::parse(text, [](int depth, json::parse_event_t event, json&) {
-    if ((event == json::parse_event_t::object_start || event == json::parse_event_t::array_start) &&
-        depth + 1 > max_results_depth)
-      throw InputError("the database holds a JSON value nested deeper than apod writes; it was changed outside apod");
-    return true;
-  });
+  try {
+    return parse_bounded_json(text, "a stored value", limits::stored_json);
+  } catch (const InputError& e) {
+    throw InputError(fmt::format("the database holds {}; it was changed outside apod", e.what()));
+  }
 }
 
 void check_database_path(const std::string& path) {

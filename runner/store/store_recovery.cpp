@@ -122,8 +122,13 @@ void Store::settle_dead_writers(bool may_write) {
     std::vector<std::string> dead;
     sqlite::Statement st(*db_, "SELECT id, environment FROM run WHERE status = 'running'");
     while (st.step()) {
-      const json env = json::parse(st.get_text(1), nullptr, false);
-      if (!env.is_discarded() && env.is_object() && env.contains("writer") &&
+      json env;
+      try {
+        env = parse_stored(st.get_text(1));
+      } catch (const InputError&) {  // a run whose writer apod cannot read is never judged
+        continue;
+      }
+      if (env.is_object() && env.contains("writer") &&
           writer_state(env["writer"]) == WriterState::gone)
         dead.push_back(st.get_text(0));
     }
