@@ -101,11 +101,12 @@ tamper() {  # tamper NAME SQL: a copy of good.db changed as another program coul
   cp "$tmp/$1.db" "$tmp/$1.orig"
 }
 tamper trigger "CREATE TRIGGER wipe AFTER INSERT ON run BEGIN DELETE FROM run; END;"
-tamper forever "CREATE VIEW forever AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x FROM c;"
+tamper forever "DROP TABLE telemetry; CREATE VIEW telemetry AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL
+  SELECT x + 1 FROM c) SELECT 'd10' AS run_id, x AS seq, '{}' AS reading FROM c;"  # read: a hang
 tamper negative "PRAGMA user_version = -1;"
 python3 "$here/results_doc.py" e1 20 > "$tmp/more.json"
 for f in trigger forever negative; do
-  want="apod did not create"; [[ $f == negative ]] && want="schema version -1"
+  want="refusing to use it"; [[ $f == negative ]] && want="schema version -1"
   expect "import_into_${f}_db" 2 "$want" -- timeout 20 "$apod" import --db "$tmp/$f.db" "$tmp/more.json"
   expect "merge_from_${f}_db" 2 "$want" -- timeout 20 "$apod" merge "$tmp/merged_$f.db" "$tmp/$f.db"
   expect "report_of_${f}_db" 2 "$want" -- timeout 20 "$apod" report --db "$tmp/$f.db" --out "$tmp/$f.html"
