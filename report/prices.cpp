@@ -28,7 +28,8 @@ Prices parse_prices(const nlohmann::ordered_json& document, const std::string& o
       // The offending value as JSON, cut short: a message stays one readable line.
       std::string shown =
           price.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-      if (shown.size() > 60) shown = shown.substr(0, 57) + "...";
+      if (shown.size() > 60)
+        shown = shown.substr(0, 57) + "...";
       throw apod::InputError(
           fmt::format("{}: the price of {} is {}, not a positive number of US dollars; {}", origin,
                       nlohmann::ordered_json(model).dump(), shown, expected_shape));

@@ -33,4 +33,4 @@ bool is_gzip(const std::string& bytes);
 /// as soon as it is reached. Throws InputError naming `source`.
 std::string gunzip(const std::string& bytes, std::size_t max_bytes, const std::string& source);
 
-}  // namespace apod
+} // namespace apod

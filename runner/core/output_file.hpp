@@ -16,16 +16,16 @@ namespace apod {
 /// A file an output must never replace, and what to call it in the message.
 struct OutputInput {
   std::string path;
-  std::string role;       ///< e.g. "the database", "the prices file"
-  bool database = false;  ///< also protect SQLite's files beside it (-wal, -shm, -journal)
+  std::string role;      ///< e.g. "the database", "the prices file"
+  bool database = false; ///< also protect SQLite's files beside it (-wal, -shm, -journal)
 };
 
 class OutputFile {
- public:
+public:
   /// Checks `path` ("-": standard output) against `inputs` and its own kind, before any work is
   /// done; nothing is created yet. Throws InputError (exit 2) naming the conflict.
   OutputFile(const std::string& path, const std::vector<OutputInput>& inputs);
-  ~OutputFile();  ///< removes the temporary file of an output that was never committed
+  ~OutputFile(); ///< removes the temporary file of an output that was never committed
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
 
@@ -37,16 +37,16 @@ class OutputFile {
   std::size_t size() const { return written_; }
   const std::string& path() const { return path_; }
 
- private:
+private:
   void open_target();
   void write_raw(std::string_view bytes);
   [[noreturn]] void fail(int err) const;
   std::string path_;
-  std::string target_;  ///< the file renamed over (symbolic links resolved); "" when written into
-  std::string temp_;    ///< the temporary file beside target_, while it exists
+  std::string target_; ///< the file renamed over (symbolic links resolved); "" when written into
+  std::string temp_;   ///< the temporary file beside target_, while it exists
   bool in_place_ = false;
   int fd_ = -1;
-  int mode_ = -1;  ///< the replaced file's permission bits and owner, kept
+  int mode_ = -1; ///< the replaced file's permission bits and owner, kept
   int uid_ = -1, gid_ = -1;
   std::size_t written_ = 0;
   struct Gzip;
@@ -63,4 +63,4 @@ void write_output(const std::string& path, std::string_view content,
 void refuse_if_input(const std::string& path, const std::vector<OutputInput>& inputs,
                      const std::string& what);
 
-}  // namespace apod
+} // namespace apod

@@ -14,41 +14,54 @@ std::vector<RunRecord> runs_from_document(const json& doc) {
   const auto bad = [](const std::string& where, const std::string& what) {
     return InputError(fmt::format("not a valid apod-results document: {}: {}", where, what));
   };
-  if (!doc.is_object()) throw bad("document", "expected a JSON object");
-  if (!doc.contains("format") || doc["format"] != "apod-results") throw bad("format", "expected \"apod-results\"");
-  if (!doc.contains("schema_version")) throw bad("document", "missing \"schema_version\"");
+  if (!doc.is_object())
+    throw bad("document", "expected a JSON object");
+  if (!doc.contains("format") || doc["format"] != "apod-results")
+    throw bad("format", "expected \"apod-results\"");
+  if (!doc.contains("schema_version"))
+    throw bad("document", "missing \"schema_version\"");
   const json& version = doc["schema_version"];
   if (!version.is_number_integer())
-    throw bad("document.schema_version", fmt::format("expected integer, found {}", version.type_name()));
+    throw bad("document.schema_version",
+              fmt::format("expected integer, found {}", version.type_name()));
   if (version.get<int64_t>() < 1 || version.get<int64_t>() > results_schema_version)
-    throw InputError(fmt::format("apod-results schema_version {} is not supported (this apod reads 1..{})",
-                                 version.dump(), results_schema_version));
-  if (!doc.contains("runs")) throw bad("document", "missing \"runs\"");
-  if (!doc["runs"].is_array()) throw bad("document.runs", fmt::format("expected array, found {}", doc["runs"].type_name()));
+    throw InputError(
+        fmt::format("apod-results schema_version {} is not supported (this apod reads 1..{})",
+                    version.dump(), results_schema_version));
+  if (!doc.contains("runs"))
+    throw bad("document", "missing \"runs\"");
+  if (!doc["runs"].is_array())
+    throw bad("document.runs", fmt::format("expected array, found {}", doc["runs"].type_name()));
   std::vector<RunRecord> runs;
   std::set<std::string> ids;
   for (size_t i = 0; i < doc["runs"].size(); ++i) {
     const std::string where = fmt::format("runs[{}]", i);
     runs.push_back(run_from_json(doc["runs"][i], where));
-    if (!ids.insert(runs.back().id).second) throw bad(where + ".id", "duplicate run id");
+    if (!ids.insert(runs.back().id).second)
+      throw bad(where + ".id", "duplicate run id");
   }
   return runs;
 }
 
-void validate_results(const json& doc) { (void)runs_from_document(doc); }
+void validate_results(const json& doc) {
+  (void)runs_from_document(doc);
+}
 
 namespace {
 
 json document_head() {
-  return {{"format", "apod-results"}, {"schema_version", results_schema_version},
-          {"generator", std::string("apod ") + APOD_VERSION}, {"runs", json::array()}};
+  return {{"format", "apod-results"},
+          {"schema_version", results_schema_version},
+          {"generator", std::string("apod ") + APOD_VERSION},
+          {"runs", json::array()}};
 }
 
-}  // namespace
+} // namespace
 
 json results_document(const std::vector<RunRecord>& runs) {
   json doc = document_head();
-  for (const RunRecord& r : runs) doc["runs"].push_back(to_json(r));
+  for (const RunRecord& r : runs)
+    doc["runs"].push_back(to_json(r));
   return doc;
 }
 
@@ -57,7 +70,8 @@ namespace {
 // Counts that validate() bounds, checked on the parsed tree before any record is built from it:
 // a document of a million measurements is refused without a second copy in memory.
 void check_counts(const json& doc, const std::string& source) {
-  if (!doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array()) return;
+  if (!doc.is_object() || !doc.contains("runs") || !doc["runs"].is_array())
+    return;
   for (const json& run : doc["runs"])
     if (run.is_object() && run.contains("measurements") && run["measurements"].is_array() &&
         run["measurements"].size() > limits::max_measurements_per_run)
@@ -65,7 +79,7 @@ void check_counts(const json& doc, const std::string& source) {
                                    run["measurements"].size(), limits::max_measurements_per_run));
 }
 
-}  // namespace
+} // namespace
 
 json parse_results(const std::string& text, const std::string& source) {
   json doc = parse_bounded_json(text, source, limits::results_document);
@@ -88,7 +102,8 @@ std::size_t write_results_json(OutputFile& out, const RunSource& source) {
   source([&](const RunRecord& run) {
     std::string text = to_json(run).dump(2);
     std::string indented = runs ? ",\n    " : "\n    ";
-    for (const char c : text) indented += c == '\n' ? std::string_view("\n    ") : std::string_view(&c, 1);
+    for (const char c : text)
+      indented += c == '\n' ? std::string_view("\n    ") : std::string_view(&c, 1);
     out.write(indented);
     ++runs;
   });
@@ -98,46 +113,95 @@ std::size_t write_results_json(OutputFile& out, const RunSource& source) {
 
 namespace {
 
-constexpr const char* csv_columns[] = {
-    "run_id", "run_label", "run_started_at", "run_status", "device_name", "device_uuid",
-    "experiment", "experiment_version", "params", "metric", "unit", "direction", "status",
-    "error", "verified", "n", "used", "median", "min", "max", "mean", "stddev", "q1", "q3",
-    "ci_low", "ci_high", "noisy", "stop_reason", "comparability_key"};
+constexpr const char* csv_columns[] = {"run_id",
+                                       "run_label",
+                                       "run_started_at",
+                                       "run_status",
+                                       "device_name",
+                                       "device_uuid",
+                                       "experiment",
+                                       "experiment_version",
+                                       "params",
+                                       "metric",
+                                       "unit",
+                                       "direction",
+                                       "status",
+                                       "error",
+                                       "verified",
+                                       "n",
+                                       "used",
+                                       "median",
+                                       "min",
+                                       "max",
+                                       "mean",
+                                       "stddev",
+                                       "q1",
+                                       "q3",
+                                       "ci_low",
+                                       "ci_high",
+                                       "noisy",
+                                       "stop_reason",
+                                       "comparability_key"};
 
-std::string number(double v) { return fmt::format("{:.17g}", v); }
+std::string number(double v) {
+  return fmt::format("{:.17g}", v);
+}
 
 std::string csv_row(const RunRecord& run, const ExperimentRecord& e, const Measurement& m) {
   const Summary s = summarize(m.used_samples());
   const PointStatus status = point_status(m);
   const auto stat = [&](double v) { return s.n ? number(v) : std::string(); };
-  const std::string fields[] = {
-      csv_field(run.id), csv_field(run.label), csv_field(run.started_at), csv_field(run.status),
-      csv_field(run.device_name()), csv_field(run.device_uuid()), csv_field(e.name),
-      std::to_string(e.version), csv_field(m.params.dump()), csv_field(m.metric),
-      csv_field(m.unit), to_string(m.direction), status.word(), csv_field(status.reason),
-      m.verified ? "true" : "false", std::to_string(m.samples.size()), std::to_string(s.n),
-      stat(s.median), stat(s.min), stat(s.max), stat(s.mean), stat(s.stddev), stat(s.q1),
-      stat(s.q3), stat(s.ci_low), stat(s.ci_high), m.noisy ? "true" : "false",
-      csv_field(m.stop_reason), csv_field(m.comparability_key)};
+  const std::string fields[] = {csv_field(run.id),
+                                csv_field(run.label),
+                                csv_field(run.started_at),
+                                csv_field(run.status),
+                                csv_field(run.device_name()),
+                                csv_field(run.device_uuid()),
+                                csv_field(e.name),
+                                std::to_string(e.version),
+                                csv_field(m.params.dump()),
+                                csv_field(m.metric),
+                                csv_field(m.unit),
+                                to_string(m.direction),
+                                status.word(),
+                                csv_field(status.reason),
+                                m.verified ? "true" : "false",
+                                std::to_string(m.samples.size()),
+                                std::to_string(s.n),
+                                stat(s.median),
+                                stat(s.min),
+                                stat(s.max),
+                                stat(s.mean),
+                                stat(s.stddev),
+                                stat(s.q1),
+                                stat(s.q3),
+                                stat(s.ci_low),
+                                stat(s.ci_high),
+                                m.noisy ? "true" : "false",
+                                csv_field(m.stop_reason),
+                                csv_field(m.comparability_key)};
   static_assert(std::size(fields) == std::size(csv_columns));
   std::string row;
-  for (const auto& f : fields) row += (row.empty() ? "" : ",") + f;
-  return row + "\r\n";  // RFC 4180, 2.1
+  for (const auto& f : fields)
+    row += (row.empty() ? "" : ",") + f;
+  return row + "\r\n"; // RFC 4180, 2.1
 }
 
-}  // namespace
+} // namespace
 
 std::size_t write_results_csv(OutputFile& out, const RunSource& source) {
   std::string header;
-  for (const char* column : csv_columns) header += (header.empty() ? "" : ",") + std::string(column);
+  for (const char* column : csv_columns)
+    header += (header.empty() ? "" : ",") + std::string(column);
   out.write(header + "\r\n");
   std::size_t runs = 0;
   source([&](const RunRecord& run) {
     ++runs;
     for (const ExperimentRecord& e : run.experiments)
-      for (const Measurement& m : e.measurements) out.write(csv_row(run, e, m));
+      for (const Measurement& m : e.measurements)
+        out.write(csv_row(run, e, m));
   });
   return runs;
 }
 
-}  // namespace apod
+} // namespace apod

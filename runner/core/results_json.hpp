@@ -51,4 +51,4 @@ std::size_t write_results_json(OutputFile& out, const RunSource& source);
 /// are documented in docs/results-format.md ("CSV"). Returns the number of runs.
 std::size_t write_results_csv(OutputFile& out, const RunSource& source);
 
-}  // namespace apod
+} // namespace apod

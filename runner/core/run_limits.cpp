@@ -20,7 +20,8 @@ constexpr const limits::JsonLimits& document = limits::results_document;
 
 void check_text(const std::string& text, const std::string& where,
                 std::size_t max = document.max_string_bytes) {
-  if (text.size() > max) refuse(where, fmt::format("{} bytes, more than {}", text.size(), max));
+  if (text.size() > max)
+    refuse(where, fmt::format("{} bytes, more than {}", text.size(), max));
 }
 
 // Depth, string length and object size of a JSON value, with an explicit stack: the value may
@@ -30,14 +31,17 @@ void check_json(const json& root, const std::string& where) {
   while (!pending.empty()) {
     const auto [value, depth] = pending.back();
     pending.pop_back();
-    if (value->is_string()) check_text(value->get_ref<const std::string&>(), where);
-    if (!value->is_structured()) continue;
+    if (value->is_string())
+      check_text(value->get_ref<const std::string&>(), where);
+    if (!value->is_structured())
+      continue;
     if (depth > document.max_depth)
       refuse(where, fmt::format("nested deeper than {} levels", document.max_depth));
     if (value->size() > document.max_members && value->is_object())
       refuse(where, fmt::format("an object of more than {} members", document.max_members));
     for (auto it = value->begin(); it != value->end(); ++it) {
-      if (value->is_object()) check_text(it.key(), where);
+      if (value->is_object())
+        check_text(it.key(), where);
       pending.emplace_back(&*it, depth + 1);
     }
   }
@@ -48,24 +52,27 @@ void check_measurement(const Measurement& m, const std::string& where) {
     refuse(where, fmt::format("{} samples in one measurement, more than {}", m.samples.size(),
                               limits::max_samples_per_measurement));
   if (m.params.is_object() && m.params.size() > limits::max_params_keys)
-    refuse(where + ".params", fmt::format("{} keys, more than {}", m.params.size(),
-                                          limits::max_params_keys));
+    refuse(where + ".params",
+           fmt::format("{} keys, more than {}", m.params.size(), limits::max_params_keys));
   for (const std::string* text : {&m.metric, &m.unit, &m.error, &m.comparability_key})
     check_text(*text, where);
   check_json(m.params, where + ".params");
   check_json(m.extra, where + ".extra");
 }
 
-}  // namespace
+} // namespace
 
 void check_run_limits(const RunRecord& r, const std::string& where) {
   check_text(r.label, where + ".label", limits::max_label_bytes);
-  for (const std::string* text : {&r.started_at, &r.apod_version}) check_text(*text, where);
-  if (r.finished_at) check_text(*r.finished_at, where + ".finished_at");
+  for (const std::string* text : {&r.started_at, &r.apod_version})
+    check_text(*text, where);
+  if (r.finished_at)
+    check_text(*r.finished_at, where + ".finished_at");
   check_json(r.environment, where + ".environment");
   check_json(r.device, where + ".device");
   if (r.telemetry.size() > limits::max_telemetry_per_run)
-    refuse(where + ".telemetry", fmt::format("more than {} readings", limits::max_telemetry_per_run));
+    refuse(where + ".telemetry",
+           fmt::format("more than {} readings", limits::max_telemetry_per_run));
   check_json(r.telemetry, where + ".telemetry");
   std::size_t measurements = 0;
   for (size_t i = 0; i < r.experiments.size(); ++i) {
@@ -74,7 +81,8 @@ void check_run_limits(const RunRecord& r, const std::string& where) {
     check_text(e.name, w + ".name");
     check_text(e.error, w + ".error");
     check_text(e.started_at, w + ".started_at");
-    if (e.version < 0 || e.version > 1000000) refuse(w + ".version", "expected an integer 0..1000000");
+    if (e.version < 0 || e.version > 1000000)
+      refuse(w + ".version", "expected an integer 0..1000000");
     measurements += e.measurements.size();
     if (measurements > limits::max_measurements_per_run)
       refuse(where, fmt::format("more than {} measurements", limits::max_measurements_per_run));
@@ -83,4 +91,4 @@ void check_run_limits(const RunRecord& r, const std::string& where) {
   }
 }
 
-}  // namespace apod
+} // namespace apod

@@ -16,4 +16,4 @@ namespace apod {
 /// what an apod-results document may hold. JSON is walked without recursion.
 void check_run_limits(const RunRecord& r, const std::string& where);
 
-}  // namespace apod
+} // namespace apod

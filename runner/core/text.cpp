@@ -16,25 +16,29 @@ namespace {
 std::pair<char32_t, std::size_t> decode(std::string_view text, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
   const unsigned char b0 = byte(i);
-  if (b0 < 0x80) return {b0, 1};
+  if (b0 < 0x80)
+    return {b0, 1};
   const std::size_t len = b0 >= 0xF0 ? 4 : b0 >= 0xE0 ? 3 : b0 >= 0xC2 ? 2 : 0;
-  if (len == 0 || b0 > 0xF4 || i + len > text.size()) return {0xFFFD, 1};
+  if (len == 0 || b0 > 0xF4 || i + len > text.size())
+    return {0xFFFD, 1};
   char32_t cp = b0 & (0x7F >> len);
   for (std::size_t k = 1; k < len; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return {0xFFFD, 1};
+    if ((byte(i + k) & 0xC0) != 0x80)
+      return {0xFFFD, 1};
     cp = (cp << 6) | (byte(i + k) & 0x3F);
   }
   const char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
-  if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return {0xFFFD, 1};
+  if (cp < least[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+    return {0xFFFD, 1};
   return {cp, len};
 }
 
 bool shown_escaped(char32_t cp) {
-  return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) ||
-         (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+  return cp < 0x20 || cp == 0x7F || (cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
+         (cp >= 0x2066 && cp <= 0x2069);
 }
 
-}  // namespace
+} // namespace
 
 std::string terminal_text(std::string_view text) {
   std::string out;
@@ -91,10 +95,12 @@ std::string csv_field(std::string_view text) {
   std::string field(text);
   if (!field.empty() && std::string_view("=+-@\t\r").find(field.front()) != std::string_view::npos)
     field.insert(0, 1, '\'');
-  if (field.find_first_of(",\"\r\n") == std::string::npos) return field;
+  if (field.find_first_of(",\"\r\n") == std::string::npos)
+    return field;
   std::string quoted = "\"";
-  for (const char c : field) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  for (const char c : field)
+    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
 }
 
-}  // namespace apod
+} // namespace apod

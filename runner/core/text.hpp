@@ -33,4 +33,4 @@ std::string markdown_code(std::string_view text);
 /// CR) gets a leading apostrophe (OWASP, "CSV Injection").
 std::string csv_field(std::string_view text);
 
-}  // namespace apod
+} // namespace apod

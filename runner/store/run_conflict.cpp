@@ -9,7 +9,9 @@ namespace apod {
 
 namespace {
 
-bool unfinished(const RunRecord& r) { return r.status == "running" || r.status == "interrupted"; }
+bool unfinished(const RunRecord& r) {
+  return r.status == "running" || r.status == "interrupted";
+}
 
 json field(const json& object, const char* key) {
   return object.is_object() && object.contains(key) ? object[key] : json();
@@ -23,7 +25,8 @@ std::size_t resumptions(const RunRecord& r) {
 // `later` was written by the writer of `earlier`, or by a process that took it over from it.
 bool same_lineage(const RunRecord& later, const RunRecord& earlier) {
   const json writer = field(earlier.environment, "writer");
-  if (field(later.environment, "writer") == writer) return true;
+  if (field(later.environment, "writer") == writer)
+    return true;
   const json resumed = field(later.environment, "resumed");
   return resumed.is_array() && std::any_of(resumed.begin(), resumed.end(), [&](const json& r) {
            return field(r, "previous_writer") == writer;
@@ -35,9 +38,11 @@ bool supersedes(const RunRecord& later, const RunRecord& earlier) {
       later.started_at != earlier.started_at || !same_lineage(later, earlier))
     return false;
   std::set<std::string> names;
-  for (const auto& e : later.experiments) names.insert(e.name);
+  for (const auto& e : later.experiments)
+    names.insert(e.name);
   for (const auto& e : earlier.experiments)
-    if (!names.count(e.name)) return false;
+    if (!names.count(e.name))
+      return false;
   return !unfinished(later) || later.experiments.size() > earlier.experiments.size() ||
          resumptions(later) > resumptions(earlier);
 }
@@ -53,13 +58,16 @@ std::string state(const RunRecord& r) {
   return fmt::format("{}, {} experiment(s)", r.status, r.experiments.size());
 }
 
-}  // namespace
+} // namespace
 
 RunConflict classify(const RunRecord& stored, const RunRecord& arriving) {
   const json a = to_json(stored), b = to_json(arriving);
-  if (a == b) return {RunConflict::same, ""};
-  if (supersedes(arriving, stored)) return {RunConflict::later, first_difference(a, b)};
-  if (supersedes(stored, arriving)) return {RunConflict::earlier, first_difference(a, b)};
+  if (a == b)
+    return {RunConflict::same, ""};
+  if (supersedes(arriving, stored))
+    return {RunConflict::later, first_difference(a, b)};
+  if (supersedes(stored, arriving))
+    return {RunConflict::earlier, first_difference(a, b)};
   return {RunConflict::different, first_difference(a, b)};
 }
 
@@ -83,4 +91,4 @@ std::string conflict_note(const RunRecord& arriving, const RunRecord& stored,
   }
 }
 
-}  // namespace apod
+} // namespace apod

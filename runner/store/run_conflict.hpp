@@ -11,12 +11,12 @@ namespace apod {
 
 struct RunConflict {
   enum Kind {
-    same,       ///< field for field the same run (its wire form, to_json, is equal)
-    later,      ///< the arriving copy is a later state of the stored one: it replaces it
-    earlier,    ///< the arriving copy is an earlier state of the stored one: it is not imported
-    different,  ///< anything else: refused unless --on-conflict chooses
+    same,      ///< field for field the same run (its wire form, to_json, is equal)
+    later,     ///< the arriving copy is a later state of the stored one: it replaces it
+    earlier,   ///< the arriving copy is an earlier state of the stored one: it is not imported
+    different, ///< anything else: refused unless --on-conflict chooses
   } kind;
-  std::string difference;  ///< which part differs, e.g. "its label differs"; empty when same
+  std::string difference; ///< which part differs, e.g. "its label differs"; empty when same
 };
 
 /// How `arriving` relates to `stored` (both with the same id). One copy is a later state of the
@@ -33,4 +33,4 @@ std::string conflict_note(const RunRecord& arriving, const RunRecord& stored,
                           const RunConflict& conflict, bool replaced, const std::string& source,
                           const std::string& there);
 
-}  // namespace apod
+} // namespace apod

@@ -128,13 +128,15 @@ std::string normalised_sql(const std::string& sql) {
   std::string out;
   bool space = false;
   for (const char c : sql) {
-    if (c == '"') continue;
+    if (c == '"')
+      continue;
     if (std::isspace(static_cast<unsigned char>(c))) {
       space = true;
       continue;
     }
     const bool punct = c == '(' || c == ')' || c == ',' || c == ';';
-    if (space && !out.empty() && !punct && !std::strchr("(,;", out.back())) out += ' ';
+    if (space && !out.empty() && !punct && !std::strchr("(,;", out.back()))
+      out += ' ';
     out += c;
     space = false;
   }
@@ -144,10 +146,12 @@ std::string normalised_sql(const std::string& sql) {
 struct SchemaObject {
   std::string type, sql;
 };
-using Schema = std::map<std::string, SchemaObject>;  // by name
+using Schema = std::map<std::string, SchemaObject>; // by name
 
 // SQLite's own statistics tables (ANALYZE, PRAGMA optimize) steer only the query planner.
-bool sqlite_internal(const std::string& name) { return name.rfind("sqlite_stat", 0) == 0; }
+bool sqlite_internal(const std::string& name) {
+  return name.rfind("sqlite_stat", 0) == 0;
+}
 
 Schema read_schema(sqlite::Database& db) {
   Schema schema;
@@ -161,13 +165,16 @@ Schema read_schema(sqlite::Database& db) {
 // apod's schema at `version`, built by the same migrations in a new in-memory database.
 Schema reference_schema(int64_t version) {
   sqlite::Database fresh(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
-  for (int64_t v = 0; v < version; ++v) fresh.exec(migrations[v]);
+  for (int64_t v = 0; v < version; ++v)
+    fresh.exec(migrations[v]);
   return read_schema(fresh);
 }
 
-std::string quoted(const std::string& name) { return json(name).dump(); }
+std::string quoted(const std::string& name) {
+  return json(name).dump();
+}
 
-}  // namespace
+} // namespace
 
 // A file that carries anything apod did not create (a trigger that rewrites what is stored, a
 // view in place of a table, a changed column or CHECK) is refused before any read or write:
@@ -181,7 +188,8 @@ void Store::verify_schema(int64_t version) {
   };
   for (const auto& [name, object] : found)
     if (!want.count(name))
-      throw refuse(fmt::format("holds a {} {} that apod did not create", object.type, quoted(name)));
+      throw refuse(
+          fmt::format("holds a {} {} that apod did not create", object.type, quoted(name)));
   for (const auto& [name, object] : want) {
     const auto it = found.find(name);
     if (it == found.end())
@@ -205,7 +213,8 @@ void Store::check_identity(bool may_initialise) {
     app_id = pragma_int(*db_, "application_id");
   } catch (const sqlite::Error& e) {
     if ((e.code() & 0xff) == SQLITE_NOTADB)
-      throw InputError(fmt::format("'{}' is not a SQLite database (is it truncated or another kind of file?)", db_->path()));
+      throw InputError(fmt::format(
+          "'{}' is not a SQLite database (is it truncated or another kind of file?)", db_->path()));
     throw;
   }
   const int64_t version = pragma_int(*db_, "user_version");
@@ -214,9 +223,9 @@ void Store::check_identity(bool may_initialise) {
   const int64_t table_count = tables.get_int(0);
   if (app_id == application_id) {
     if (version > schema_version)
-      throw InputError(fmt::format(
-          "'{}' has schema version {}, newer than this apod understands ({}); upgrade apod to read it",
-          db_->path(), version, schema_version));
+      throw InputError(fmt::format("'{}' has schema version {}, newer than this apod understands "
+                                   "({}); upgrade apod to read it",
+                                   db_->path(), version, schema_version));
     if (version < 0)
       throw InputError(fmt::format("'{}' has schema version {}, which no apod writes; it was "
                                    "changed outside apod",
@@ -225,24 +234,28 @@ void Store::check_identity(bool may_initialise) {
     return;
   }
   if (app_id == 0 && table_count == 0 && version == 0) {
-    if (!may_initialise) throw EmptyDatabase(fmt::format("'{}' is empty, not an apod database", db_->path()));
+    if (!may_initialise)
+      throw EmptyDatabase(fmt::format("'{}' is empty, not an apod database", db_->path()));
     return;
   }
-  throw InputError(fmt::format(
-      "'{}' is not an apod database (application_id {:#x}, {} schema objects); refusing to change it",
-      db_->path(), app_id, table_count));
+  throw InputError(fmt::format("'{}' is not an apod database (application_id {:#x}, {} schema "
+                               "objects); refusing to change it",
+                               db_->path(), app_id, table_count));
 }
 
 void Store::migrate() {
   int64_t version = pragma_int(*db_, "user_version");
-  if (version == schema_version && pragma_int(*db_, "application_id") == application_id) return;
+  if (version == schema_version && pragma_int(*db_, "application_id") == application_id)
+    return;
   sqlite::Transaction tx(*db_);
-  version = pragma_int(*db_, "user_version");  // again under the lock: another process may have migrated
+  version =
+      pragma_int(*db_, "user_version"); // again under the lock: another process may have migrated
   const bool fresh = pragma_int(*db_, "application_id") != application_id;
-  if (version < 0 || version > schema_version || (fresh && version != 0))  // never index past
+  if (version < 0 || version > schema_version || (fresh && version != 0)) // never index past
     throw InputError(fmt::format("'{}' changed its schema version to {} while apod opened it",
                                  db_->path(), version));
-  if (version > 0) verify_schema(version);
+  if (version > 0)
+    verify_schema(version);
   for (; version < schema_version; ++version) {
     db_->exec(migrations[version]);
     db_->exec(fmt::format("PRAGMA user_version = {}", version + 1));
@@ -251,4 +264,4 @@ void Store::migrate() {
   tx.commit();
 }
 
-}  // namespace apod
+} // namespace apod

@@ -23,9 +23,8 @@ void harden(sqlite3* db) {
   for (const auto& [option, value] : settings) {
     const int rc = sqlite3_db_config(db, option, value, nullptr);
     if (rc != SQLITE_OK)
-      throw Error(std::string("this SQLite library cannot harden a connection: ") +
-                      sqlite3_errstr(rc),
-                  rc);
+      throw Error(
+          std::string("this SQLite library cannot harden a connection: ") + sqlite3_errstr(rc), rc);
   }
   sqlite3_limit(db, SQLITE_LIMIT_LENGTH, limits::max_stored_value_bytes);
   sqlite3_limit(db, SQLITE_LIMIT_ATTACHED, 0);
@@ -33,7 +32,7 @@ void harden(sqlite3* db) {
   sqlite3_exec(db, "PRAGMA cell_size_check=ON", nullptr, nullptr, nullptr);
 }
 
-}  // namespace
+} // namespace
 
 Database::Database(const std::string& path, int flags, const std::string& shown)
     : path_(shown.empty() ? path : shown), step_limit_ms_(limits::max_statement_step_ms) {
@@ -69,10 +68,13 @@ int Database::on_progress(void* self) {
   return db->step_limit_ms_ > 0 && std::chrono::steady_clock::now() > db->step_deadline_;
 }
 
-Database::~Database() { sqlite3_close_v2(db_); }
+Database::~Database() {
+  sqlite3_close_v2(db_);
+}
 
 void Database::check(int rc, const std::string& context) const {
-  if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE) return;
+  if (rc == SQLITE_OK || rc == SQLITE_ROW || rc == SQLITE_DONE)
+    return;
   throw Error(context + ": " + sqlite3_errmsg(db_) + " (" + path_ + ")", rc);
 }
 
@@ -88,11 +90,13 @@ void Database::exec(const std::string& sql) {
 }
 
 Statement::Statement(Database& db, const std::string& sql) : db_(db), sql_(sql) {
-  db_.arm_step_clock();  // preparing the first statement reads the schema
+  db_.arm_step_clock(); // preparing the first statement reads the schema
   db_.check(sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr), "prepare");
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 Statement& Statement::bind(int i, int64_t v) {
   db_.check(sqlite3_bind_int64(stmt_, i, v), "bind");
@@ -103,7 +107,8 @@ Statement& Statement::bind(int i, double v) {
   return *this;
 }
 Statement& Statement::bind(int i, const std::string& v) {
-  db_.check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT), "bind");
+  db_.check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT),
+            "bind");
   return *this;
 }
 Statement& Statement::bind(int i, std::nullptr_t) {
@@ -131,33 +136,40 @@ void Statement::reset() {
 
 std::string Statement::get_text(int col) const {
   const auto* p = sqlite3_column_text(stmt_, col);
-  return p ? std::string(reinterpret_cast<const char*>(p), sqlite3_column_bytes(stmt_, col)) : std::string();
+  return p ? std::string(reinterpret_cast<const char*>(p), sqlite3_column_bytes(stmt_, col))
+           : std::string();
 }
 std::optional<std::string> Statement::get_optional_text(int col) const {
-  if (is_null(col)) return std::nullopt;
+  if (is_null(col))
+    return std::nullopt;
   return get_text(col);
 }
 std::optional<double> Statement::get_optional_double(int col) const {
-  if (is_null(col)) return std::nullopt;
+  if (is_null(col))
+    return std::nullopt;
   return get_double(col);
 }
 
-ReadTransaction::ReadTransaction(Database& db) : db_(db) { db_.exec("BEGIN"); }
+ReadTransaction::ReadTransaction(Database& db) : db_(db) {
+  db_.exec("BEGIN");
+}
 
 ReadTransaction::~ReadTransaction() {
   try {
     db_.exec("COMMIT");
-  } catch (...) {  // nothing was written; the snapshot is released either way
+  } catch (...) { // nothing was written; the snapshot is released either way
   }
 }
 
-Transaction::Transaction(Database& db) : db_(db) { db_.exec("BEGIN IMMEDIATE"); }
+Transaction::Transaction(Database& db) : db_(db) {
+  db_.exec("BEGIN IMMEDIATE");
+}
 
 Transaction::~Transaction() {
   if (!done_) {
     try {
       db_.exec("ROLLBACK");
-    } catch (...) {  // a destructor must not throw; the transaction is gone either way
+    } catch (...) { // a destructor must not throw; the transaction is gone either way
     }
   }
 }
@@ -167,4 +179,4 @@ void Transaction::commit() {
   done_ = true;
 }
 
-}  // namespace apod::sqlite
+} // namespace apod::sqlite

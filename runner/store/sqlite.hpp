@@ -16,16 +16,16 @@
 namespace apod::sqlite {
 
 class Error : public std::runtime_error {
- public:
+public:
   Error(const std::string& what, int code) : std::runtime_error(what), code_(code) {}
   int code() const { return code_; }
 
- private:
+private:
   int code_;
 };
 
 class Database {
- public:
+public:
   /// Opens `path` with sqlite3_open_v2 flags (SQLITE_OPEN_*), hardened as above. `shown` names
   /// the file in messages when `path` is a URI (default: `path`). Throws Error on failure.
   Database(const std::string& path, int flags, const std::string& shown = "");
@@ -50,7 +50,7 @@ class Database {
   /// Starts the clock of one step (Statement::step and exec call it).
   void arm_step_clock();
 
- private:
+private:
   static int on_progress(void* self);
   sqlite3* db_ = nullptr;
   std::string path_;
@@ -59,7 +59,7 @@ class Database {
 };
 
 class Statement {
- public:
+public:
   Statement(Database& db, const std::string& sql);
   ~Statement();
   Statement(const Statement&) = delete;
@@ -77,7 +77,10 @@ class Statement {
   /// Steps once: true while a row is available, false when done.
   bool step();
   /// Steps a statement that returns no rows.
-  void run() { while (step()) {} }
+  void run() {
+    while (step()) {
+    }
+  }
   void reset();
 
   bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
@@ -87,7 +90,7 @@ class Statement {
   std::optional<std::string> get_optional_text(int col) const;
   std::optional<double> get_optional_double(int col) const;
 
- private:
+private:
   Database& db_;
   sqlite3_stmt* stmt_ = nullptr;
   std::string sql_;
@@ -96,28 +99,28 @@ class Statement {
 /// A read transaction (BEGIN, ended in the destructor): every statement run while it lives sees
 /// one snapshot of the file, even while other processes commit.
 class ReadTransaction {
- public:
+public:
   explicit ReadTransaction(Database& db);
   ~ReadTransaction();
   ReadTransaction(const ReadTransaction&) = delete;
   ReadTransaction& operator=(const ReadTransaction&) = delete;
 
- private:
+private:
   Database& db_;
 };
 
 /// BEGIN IMMEDIATE on construction; ROLLBACK in the destructor unless commit() ran.
 class Transaction {
- public:
+public:
   explicit Transaction(Database& db);
   ~Transaction();
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
   void commit();
 
- private:
+private:
   Database& db_;
   bool done_ = false;
 };
 
-}  // namespace apod::sqlite
+} // namespace apod::sqlite

@@ -15,8 +15,8 @@
 
 #include <cctype>
 #include <cerrno>
-#include <cstdio>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <ctime>
 #include <filesystem>
@@ -28,7 +28,8 @@ namespace apod {
 
 std::string now_iso8601() {
   const auto now = std::chrono::system_clock::now();
-  const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
   const std::time_t t = std::chrono::system_clock::to_time_t(now);
   std::tm tm{};
   gmtime_r(&t, &tm);
@@ -71,9 +72,11 @@ namespace fs = std::filesystem;
 // A file SQLite cannot open read-only in WAL mode because it may not create the -shm beside it:
 // a read-only mount, or a folder this user cannot write.
 bool on_read_only_media(const std::string& file) {
-  const std::string dir = fs::path(file).has_parent_path() ? fs::path(file).parent_path().string() : ".";
-  struct statvfs vfs{};
-  return (statvfs(dir.c_str(), &vfs) == 0 && (vfs.f_flag & ST_RDONLY)) || access(dir.c_str(), W_OK) != 0;
+  const std::string dir =
+      fs::path(file).has_parent_path() ? fs::path(file).parent_path().string() : ".";
+  struct statvfs vfs {};
+  return (statvfs(dir.c_str(), &vfs) == 0 && (vfs.f_flag & ST_RDONLY)) ||
+         access(dir.c_str(), W_OK) != 0;
 }
 
 // "file:" URI of `file` with ?immutable=1 (https://sqlite.org/uri.html): no locks, no -shm.
@@ -94,7 +97,7 @@ bool recently_changed(const std::string& path) {
   return !ec && fs::file_time_type::clock::now() - changed < std::chrono::seconds(30);
 }
 
-}  // namespace
+} // namespace
 
 Store::Store(const std::string& path, Mode mode, const std::string& shown) {
   const std::string name = shown.empty() ? path : shown;
@@ -103,7 +106,8 @@ Store::Store(const std::string& path, Mode mode, const std::string& shown) {
     std::error_code ec;
     const bool exists = fs::exists(path, ec);
     if (mode != Mode::read_write_create && !exists)
-      throw InputError(fmt::format("no database at '{}' (create one with `apod run` or `apod import`)", name));
+      throw InputError(
+          fmt::format("no database at '{}' (create one with `apod run` or `apod import`)", name));
     if (exists && fs::is_directory(path, ec))
       throw InputError(fmt::format("'{}' is a directory, not a database file", name));
   }
@@ -115,7 +119,8 @@ Store::Store(const std::string& path, Mode mode, const std::string& shown) {
       open(path, mode, name);
       return;
     } catch (const EmptyDatabase&) {
-      if (mode != Mode::read_only || std::chrono::steady_clock::now() > deadline || !recently_changed(path))
+      if (mode != Mode::read_only || std::chrono::steady_clock::now() > deadline ||
+          !recently_changed(path))
         throw;
     }
     db_.reset();
@@ -131,14 +136,15 @@ void Store::open(const std::string& path, Mode mode, const std::string& shown) {
   const bool writing = mode != Mode::read_only;
   try {
     db_ = std::make_unique<sqlite::Database>(path, flags, shown);
-    sqlite3_busy_timeout(db_->handle(), 30000);  // concurrent writers wait instead of failing
+    sqlite3_busy_timeout(db_->handle(), 30000); // concurrent writers wait instead of failing
     try {
       check_identity(mode == Mode::read_write_create);
     } catch (const sqlite::Error& e) {
       // A cleanly closed WAL database on read-only media: SQLite cannot create its -shm, so it
       // is read as immutable. With a WAL that holds pages, that would hide them: refused.
       const std::string file = db_->file_name();
-      if (writing || (e.code() & 0xff) != SQLITE_CANTOPEN || !on_read_only_media(file)) throw;
+      if (writing || (e.code() & 0xff) != SQLITE_CANTOPEN || !on_read_only_media(file))
+        throw;
       std::error_code ec;
       if (fs::file_size(file + "-wal", ec) > 0 && !ec)
         throw InputError(fmt::format(
@@ -148,12 +154,14 @@ void Store::open(const std::string& path, Mode mode, const std::string& shown) {
       db_ = std::make_unique<sqlite::Database>(immutable_uri(file), flags | SQLITE_OPEN_URI, shown);
       check_identity(false);
     }
-    if (!in_memory) check_intact(writing);
+    if (!in_memory)
+      check_intact(writing);
     if (writing) {
       // SQLite opens a file it may not write read-only without a word; say so before any work.
       if (sqlite3_db_readonly(db_->handle(), "main") == 1)
         throw InputError(fmt::format("cannot write to '{}': the file is read-only", shown));
-      if (!in_memory) enable_wal();
+      if (!in_memory)
+        enable_wal();
       db_->exec("PRAGMA synchronous=FULL");
       migrate();
     }
@@ -162,7 +170,7 @@ void Store::open(const std::string& path, Mode mode, const std::string& shown) {
   } catch (const sqlite::Error& e) {
     try {
       storage_failure(shown, e, writing);
-    } catch (const sqlite::Error&) {  // whatever else fails while opening, the file is to blame
+    } catch (const sqlite::Error&) { // whatever else fails while opening, the file is to blame
       throw InputError(fmt::format("cannot use '{}' as an apod database: {}", shown, e.what()));
     }
   } catch (const json::exception& e) {
@@ -177,12 +185,14 @@ namespace {
 // Puts the finished file at `to` unless something is there already (false, errno EEXIST): a
 // hard link where the file system has them, else renameat2's RENAME_NOREPLACE.
 bool place_new_file(const std::string& from, const std::string& to) {
-  if (link(from.c_str(), to.c_str()) == 0) return true;
-  if (errno == EEXIST) return false;
+  if (link(from.c_str(), to.c_str()) == 0)
+    return true;
+  if (errno == EEXIST)
+    return false;
   return renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0;
 }
 
-}  // namespace
+} // namespace
 
 void Store::write_into(const std::string& path, const std::function<void(Store&)>& fill) {
   std::error_code ec;
@@ -195,20 +205,22 @@ void Store::write_into(const std::string& path, const std::function<void(Store&)
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
   std::string temp = (dir / ("." + target.filename().string() + ".new-XXXXXX")).string();
   const int fd = mkstemp(temp.data());
-  if (fd < 0) throw InputError(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));
+  if (fd < 0)
+    throw InputError(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));
   const mode_t mask = umask(0);
   umask(mask);
-  fchmod(fd, 0644 & ~mask);  // what SQLite gives a file it creates
+  fchmod(fd, 0644 & ~mask); // what SQLite gives a file it creates
   close(fd);
   const auto discard = [&] {
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) unlink((temp + suffix).c_str());
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+      unlink((temp + suffix).c_str());
   };
   bool placed = false;
   try {
     {
       Store fresh(temp, Mode::read_write_create, path);
       fill(fresh);
-    }  // closed: the WAL is checkpointed into the file and removed
+    } // closed: the WAL is checkpointed into the file and removed
     placed = place_new_file(temp, path);
     if (!placed && errno != EEXIST)
       throw InputError(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));
@@ -217,8 +229,9 @@ void Store::write_into(const std::string& path, const std::function<void(Store&)
     throw;
   }
   discard();
-  if (placed) return;
-  Store existing(path, Mode::read_write);  // another process created it meanwhile
+  if (placed)
+    return;
+  Store existing(path, Mode::read_write); // another process created it meanwhile
   fill(existing);
 }
 
@@ -234,7 +247,8 @@ void Store::enable_wal() {
       db_->exec("PRAGMA journal_mode=WAL");
       return;
     } catch (const sqlite::Error& e) {
-      if ((e.code() & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline) throw;
+      if ((e.code() & 0xff) != SQLITE_BUSY || std::chrono::steady_clock::now() > deadline)
+        throw;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(5 + jitter() % 20));
   }
@@ -243,7 +257,8 @@ void Store::enable_wal() {
 std::optional<std::string> Store::setting(const std::string& name) try {
   sqlite::Statement st(*db_, "SELECT value FROM setting WHERE name = ?1");
   st.bind(1, name);
-  if (!st.step()) return std::nullopt;
+  if (!st.step())
+    return std::nullopt;
   return st.get_text(0);
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, false);
@@ -267,7 +282,8 @@ void Store::finish_run(const std::string& run_id, const std::string& status) try
 // A run whose device row is missing (a file edited outside apod) is listed with the device name
 // of its own facts, never dropped from the list (issue 10).
 std::vector<RunSummary> Store::list_runs() try {
-  sqlite::Statement st(*db_,
+  sqlite::Statement st(
+      *db_,
       "SELECT r.id, r.label, r.started_at, r.finished_at, r.status, "
       "  coalesce(d.name, json_extract(r.device_facts, '$.name'), ''), "
       "  (SELECT count(*) FROM measurement m JOIN experiment_run e ON m.experiment_run_id = e.id "
@@ -275,8 +291,9 @@ std::vector<RunSummary> Store::list_runs() try {
       "FROM run r LEFT JOIN device d ON r.device_id = d.id ORDER BY r.started_at, r.id");
   std::vector<RunSummary> runs;
   while (st.step())
-    runs.push_back({st.get_text(0), st.get_text(1), st.get_text(2), status_shown(st.get_text(0), st.get_text(4)),
-                    st.get_text(5), st.get_optional_text(3), st.get_int(6)});
+    runs.push_back({st.get_text(0), st.get_text(1), st.get_text(2),
+                    status_shown(st.get_text(0), st.get_text(4)), st.get_text(5),
+                    st.get_optional_text(3), st.get_int(6)});
   return runs;
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, false);
@@ -285,7 +302,8 @@ std::vector<RunSummary> Store::list_runs() try {
 std::vector<std::string> Store::run_ids() try {
   sqlite::Statement st(*db_, "SELECT id FROM run ORDER BY started_at, id");
   std::vector<std::string> ids;
-  while (st.step()) ids.push_back(st.get_text(0));
+  while (st.step())
+    ids.push_back(st.get_text(0));
   return ids;
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, false);
@@ -295,12 +313,15 @@ std::string Store::resolve_run_id(const std::string& prefix) try {
   sqlite::Statement st(*db_, "SELECT id FROM run WHERE substr(id, 1, length(?1)) = ?1 LIMIT 2");
   st.bind(1, prefix);
   std::vector<std::string> found;
-  while (st.step()) found.push_back(st.get_text(0));
-  if (found.empty()) throw InputError(fmt::format("no run '{}' in '{}'", prefix, db_->path()));
-  if (found.size() > 1) throw InputError(fmt::format("run id prefix '{}' is ambiguous; give more digits", prefix));
+  while (st.step())
+    found.push_back(st.get_text(0));
+  if (found.empty())
+    throw InputError(fmt::format("no run '{}' in '{}'", prefix, db_->path()));
+  if (found.size() > 1)
+    throw InputError(fmt::format("run id prefix '{}' is ambiguous; give more digits", prefix));
   return found.front();
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, false);
 }
 
-}  // namespace apod
+} // namespace apod

@@ -22,9 +22,9 @@ namespace apod {
 /// What `apod run --resume` needs of a run it takes over (Store::claim_run).
 struct ResumableRun {
   std::string id;
-  json device;                       ///< the device facts stored with the run
-  json environment;                  ///< provenance, with the run's "plan" and "sampling"
-  std::vector<std::string> stored;   ///< experiments already stored, in the order they were
+  json device;                     ///< the device facts stored with the run
+  json environment;                ///< provenance, with the run's "plan" and "sampling"
+  std::vector<std::string> stored; ///< experiments already stored, in the order they were
 };
 
 /// A database file holding nothing yet (no schema, no application id): a reader waits a moment
@@ -40,8 +40,8 @@ enum class OnConflict { refuse, keep, replace };
 /// What an import or merge did; the command prints it, so that no run is dropped unsaid.
 struct ImportSummary {
   int added = 0;
-  int already_present = 0;         ///< the same run, field for field, was already stored
-  std::vector<std::string> notes;  ///< one sentence per run replaced or kept, naming it and why
+  int already_present = 0;        ///< the same run, field for field, was already stored
+  std::vector<std::string> notes; ///< one sentence per run replaced or kept, naming it and why
 };
 
 /// Supplies the runs of an import or merge one at a time: fills `run` and `source` (the file it
@@ -60,9 +60,9 @@ struct RunSummary {
 };
 
 class Store {
- public:
+public:
   static constexpr int schema_version = 3;
-  static constexpr int application_id = 0x41504F44;  // "APOD"
+  static constexpr int application_id = 0x41504F44; // "APOD"
 
   enum class Mode { read_only, read_write, read_write_create };
 
@@ -79,7 +79,8 @@ class Store {
 
   /// Inserts a run in status "running" and returns its new id. The environment is stored with
   /// this process added as the run's "writer" (writer.hpp), so a killed runner is recognised.
-  std::string begin_run(const std::string& label, const DeviceInfo& device, const json& environment);
+  std::string begin_run(const std::string& label, const DeviceInfo& device,
+                        const json& environment);
   /// Takes over a run for `apod run --resume`: it must be 'interrupted', or 'running' under this
   /// very process (a runner that re-executed itself). Records this process as its writer, sets
   /// it 'running' and returns what was stored. Throws InputError saying why it cannot resume.
@@ -133,7 +134,7 @@ class Store {
   /// Resolves a full id or a unique prefix of one; throws InputError otherwise.
   std::string resolve_run_id(const std::string& id_or_prefix);
 
- private:
+private:
   void open(const std::string& path, Mode mode, const std::string& shown);
   void check_identity(bool may_initialise);
   void verify_schema(int64_t version);
@@ -144,8 +145,10 @@ class Store {
   std::string status_shown(const std::string& run_id, const std::string& stored) const;
   /// Parses JSON stored in the file, refusing nesting deeper than apod writes (InputError).
   static json parse_stored(const std::string& text);
-  /// Throws InputError for resource faults and damaged files (store_recovery.cpp); rethrows the rest.
-  [[noreturn]] static void storage_failure(const std::string& path, const std::exception& e, bool writing);
+  /// Throws InputError for resource faults and damaged files (store_recovery.cpp); rethrows the
+  /// rest.
+  [[noreturn]] static void storage_failure(const std::string& path, const std::exception& e,
+                                           bool writing);
   int64_t device_id(const std::string& uuid, const std::string& name);
   void insert_experiment(const std::string& run_id, const ExperimentRecord& record);
   void insert_run(const RunRecord& run);
@@ -153,7 +156,7 @@ class Store {
   std::optional<RunRecord> stored_copy(const std::string& run_id);
   void insert_measurement(int64_t experiment_run_id, const Measurement& m);
   std::unique_ptr<sqlite::Database> db_;
-  std::set<std::string> dead_writer_runs_;  ///< read-only: 'running' runs shown as interrupted
+  std::set<std::string> dead_writer_runs_; ///< read-only: 'running' runs shown as interrupted
 };
 
 /// Current UTC time as ISO 8601 with milliseconds, e.g. "2026-11-22T06:01:02.345Z".
@@ -162,4 +165,4 @@ std::string now_iso8601();
 /// 32 random hex digits.
 std::string new_run_id();
 
-}  // namespace apod
+} // namespace apod

@@ -24,7 +24,8 @@ void replace_invalid_utf8(json& j) {
       j = json::parse(j.dump(-1, ' ', false, json::error_handler_t::replace));
     }
   } else if (j.is_structured()) {
-    for (auto& child : j) replace_invalid_utf8(child);
+    for (auto& child : j)
+      replace_invalid_utf8(child);
   }
 }
 
@@ -34,7 +35,7 @@ std::string valid_utf8(const std::string& text) {
   return j.get<std::string>();
 }
 
-}  // namespace
+} // namespace
 
 std::vector<RunRecord> Store::read_runs(const std::vector<std::string>& run_ids) {
   std::vector<RunRecord> runs;
@@ -46,8 +47,10 @@ void Store::for_each_run(const std::vector<std::string>& ids,
                          const std::function<void(const RunRecord&)>& each) try {
   sqlite::ReadTransaction snapshot(*db_);
   std::vector<std::string> resolved;
-  for (const auto& id : ids) resolved.push_back(resolve_run_id(id));
-  for (const auto& id : ids.empty() ? run_ids() : resolved) each(read_run(id));
+  for (const auto& id : ids)
+    resolved.push_back(resolve_run_id(id));
+  for (const auto& id : ids.empty() ? run_ids() : resolved)
+    each(read_run(id));
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, false);
 }
@@ -64,14 +67,16 @@ namespace {
 std::vector<Measurement> read_measurements(sqlite::Database& db, int64_t experiment_run_id,
                                            const std::string& experiment,
                                            json (*parse)(const std::string&)) {
-  sqlite::Statement meas(db,
-      "SELECT id, params, metric, unit, direction, verified, status, error, extra, stop_reason, noisy, "
-      "comparability_key FROM measurement WHERE experiment_run_id = ?1 ORDER BY id");
-  sqlite::Statement samples(db, "SELECT value, excluded FROM sample WHERE measurement_id = ?1 ORDER BY seq");
+  sqlite::Statement meas(
+      db, "SELECT id, params, metric, unit, direction, verified, status, error, extra, "
+          "stop_reason, noisy, "
+          "comparability_key FROM measurement WHERE experiment_run_id = ?1 ORDER BY id");
+  sqlite::Statement samples(
+      db, "SELECT value, excluded FROM sample WHERE measurement_id = ?1 ORDER BY seq");
   meas.bind(1, experiment_run_id);
   std::vector<Measurement> out;
   while (meas.step()) {
-    if (out.size() >= limits::max_measurements_per_run)  // before the memory is spent
+    if (out.size() >= limits::max_measurements_per_run) // before the memory is spent
       throw InputError(fmt::format("experiment {} holds more than {} measurements",
                                    json(experiment).dump(), limits::max_measurements_per_run));
     Measurement m;
@@ -96,13 +101,14 @@ std::vector<Measurement> read_measurements(sqlite::Database& db, int64_t experim
       m.excluded.push_back(static_cast<uint8_t>(samples.get_int(1)));
     }
     // A point stored as failed stays failed, with its reason (as measurement_from_json reads it).
-    if (m.error.empty() && meas.get_text(6) == "failed" && point_status(m).ok()) m.error = "failed (no reason recorded)";
+    if (m.error.empty() && meas.get_text(6) == "failed" && point_status(m).ok())
+      m.error = "failed (no reason recorded)";
     out.push_back(std::move(m));
   }
   return out;
 }
 
-}  // namespace
+} // namespace
 
 namespace {
 
@@ -111,9 +117,11 @@ void make_valid_utf8(RunRecord& r) {
   replace_invalid_utf8(r.environment);
   replace_invalid_utf8(r.device);
   replace_invalid_utf8(r.telemetry);
-  for (std::string* text : {&r.label, &r.apod_version, &r.started_at}) *text = valid_utf8(*text);
+  for (std::string* text : {&r.label, &r.apod_version, &r.started_at})
+    *text = valid_utf8(*text);
   for (auto& e : r.experiments) {
-    for (std::string* text : {&e.name, &e.status, &e.error, &e.started_at}) *text = valid_utf8(*text);
+    for (std::string* text : {&e.name, &e.status, &e.error, &e.started_at})
+      *text = valid_utf8(*text);
     for (auto& m : e.measurements) {
       replace_invalid_utf8(m.params);
       replace_invalid_utf8(m.extra);
@@ -123,16 +131,18 @@ void make_valid_utf8(RunRecord& r) {
   }
 }
 
-}  // namespace
+} // namespace
 
 RunRecord Store::read_run(const std::string& run_id) try {
-  sqlite::Statement run(*db_,
+  sqlite::Statement run(
+      *db_,
       "SELECT id, label, started_at, finished_at, status, apod_version, device_facts, environment "
       "FROM run WHERE id = ?1");
   run.bind(1, run_id);
-  if (!run.step()) throw InputError("no run " + run_id);
+  if (!run.step())
+    throw InputError("no run " + run_id);
   RunRecord r;
-  try {  // whatever the file holds is refused as a run apod would not import, never half-read
+  try { // whatever the file holds is refused as a run apod would not import, never half-read
     r.id = run.get_text(0);
     r.label = run.get_text(1);
     r.started_at = run.get_text(2);
@@ -141,15 +151,19 @@ RunRecord Store::read_run(const std::string& run_id) try {
     r.apod_version = run.get_text(5);
     r.environment = parse_stored(run.get_text(7));
     r.device = parse_stored(run.get_text(6));
-    sqlite::Statement exps(*db_,
-        "SELECT id, name, version, status, error, started_at, wall_s FROM experiment_run "
-        "WHERE run_id = ?1 ORDER BY id");
+    sqlite::Statement exps(
+        *db_, "SELECT id, name, version, status, error, started_at, wall_s FROM experiment_run "
+              "WHERE run_id = ?1 ORDER BY id");
     exps.bind(1, run_id);
     while (exps.step()) {
       const int64_t version = exps.get_int(2);
-      ExperimentRecord e{exps.get_text(1), static_cast<int>(std::clamp<int64_t>(version, -1, 1000001)),
-                         exps.get_text(3), exps.get_optional_text(4).value_or(""),
-                         exps.get_text(5), exps.get_optional_double(6), {}};
+      ExperimentRecord e{exps.get_text(1),
+                         static_cast<int>(std::clamp<int64_t>(version, -1, 1000001)),
+                         exps.get_text(3),
+                         exps.get_optional_text(4).value_or(""),
+                         exps.get_text(5),
+                         exps.get_optional_double(6),
+                         {}};
       e.measurements = read_measurements(*db_, exps.get_int(0), e.name, &Store::parse_stored);
       r.experiments.push_back(std::move(e));
     }
@@ -157,14 +171,16 @@ RunRecord Store::read_run(const std::string& run_id) try {
     tel.bind(1, run_id);
     while (tel.step()) {
       if (r.telemetry.size() >= limits::max_telemetry_per_run)
-        throw InputError(fmt::format("more than {} telemetry readings", limits::max_telemetry_per_run));
+        throw InputError(
+            fmt::format("more than {} telemetry readings", limits::max_telemetry_per_run));
       r.telemetry.push_back(parse_stored(tel.get_text(0)));
     }
     make_valid_utf8(r);
     validate(r, "run " + r.id);
   } catch (const InputError& e) {
-    throw InputError(fmt::format("'{}' holds a run that apod would not import ({}); it was changed outside apod",
-                                 db_->path(), e.what()));
+    throw InputError(
+        fmt::format("'{}' holds a run that apod would not import ({}); it was changed outside apod",
+                    db_->path(), e.what()));
   }
   return r;
 } catch (const sqlite::Error& e) {
@@ -173,4 +189,4 @@ RunRecord Store::read_run(const std::string& run_id) try {
   storage_failure(db_->path(), e, false);
 }
 
-}  // namespace apod
+} // namespace apod

@@ -107,7 +107,7 @@ void Store::check_intact(bool before_writing) {
   size.reset();
   if (!before_writing)
     return;
-  db_->set_step_limit_ms(10 * 60 * 1000);  // walks every page: minutes for a large history
+  db_->set_step_limit_ms(10 * 60 * 1000); // walks every page: minutes for a large history
   sqlite::Statement check(*db_, "PRAGMA quick_check(1)");
   const std::string verdict = check.step() ? check.get_text(0) : "no answer";
   db_->set_step_limit_ms(limits::max_statement_step_ms);
@@ -125,7 +125,7 @@ void Store::settle_dead_writers(bool may_write) {
       json env;
       try {
         env = parse_stored(st.get_text(1));
-      } catch (const InputError&) {  // a run whose writer apod cannot read is never judged
+      } catch (const InputError&) { // a run whose writer apod cannot read is never judged
         continue;
       }
       if (env.is_object() && env.contains("writer") &&

@@ -24,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   try {
     for (const auto& [model, price] : apod::report::load_prices(path))
-      if (model.empty() || !(price > 0)) __builtin_trap();  // accepted, yet not a price
+      if (model.empty() || !(price > 0))
+        __builtin_trap(); // accepted, yet not a price
   } catch (const apod::InputError&) {
   }
   return 0;

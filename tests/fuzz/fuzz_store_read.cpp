@@ -67,7 +67,8 @@ const std::string& template_bytes() {
     }
     std::ifstream in(path, std::ios::binary);
     std::string b((std::istreambuf_iterator<char>(in)), {});
-    for (const char* suffix : {"", "-wal", "-shm"}) std::remove((path + suffix).c_str());
+    for (const char* suffix : {"", "-wal", "-shm"})
+      std::remove((path + suffix).c_str());
     return b;
   }();
   return bytes;
@@ -76,7 +77,8 @@ const std::string& template_bytes() {
 // The other program may run anything but ATTACH and PRAGMAs other than the schema version and
 // application id (which would only slow the target down, e.g. max_page_count).
 int authorise(void*, int action, const char* a, const char*, const char*, const char*) {
-  if (action == SQLITE_ATTACH) return SQLITE_DENY;
+  if (action == SQLITE_ATTACH)
+    return SQLITE_DENY;
   if (action == SQLITE_PRAGMA)
     return a && (std::string(a) == "user_version" || std::string(a) == "application_id")
                ? SQLITE_OK
@@ -85,7 +87,8 @@ int authorise(void*, int action, const char* a, const char*, const char*, const 
 }
 
 int stop_after_deadline(void* deadline) {
-  return std::chrono::steady_clock::now() > *static_cast<std::chrono::steady_clock::time_point*>(deadline);
+  return std::chrono::steady_clock::now() >
+         *static_cast<std::chrono::steady_clock::time_point*>(deadline);
 }
 
 void tamper(const std::string& path, const std::string& sql) {
@@ -95,31 +98,30 @@ void tamper(const std::string& path, const std::string& sql) {
     sqlite3_progress_handler(db, 1000, stop_after_deadline, &deadline);
     sqlite3_set_authorizer(db, authorise, nullptr);
     sqlite3_limit(db, SQLITE_LIMIT_LENGTH, 1 << 20);
-    sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr);  // whatever fails, fails
+    sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr); // whatever fails, fails
   }
   sqlite3_close(db);
 }
 
-template <typename F>
-void refused_or_fine(F&& f) {
+template <typename F> void refused_or_fine(F&& f) {
   try {
     f();
   } catch (const InputError&) {
   }
 }
 
-}  // namespace
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const std::string path = scratch("input");
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) std::remove((path + suffix).c_str());
-  {
-    std::ofstream(path, std::ios::binary) << template_bytes();
-  }
+  for (const char* suffix : {"", "-wal", "-shm", "-journal"})
+    std::remove((path + suffix).c_str());
+  { std::ofstream(path, std::ios::binary) << template_bytes(); }
   tamper(path, std::string(reinterpret_cast<const char*>(data), size));
   refused_or_fine([&] {
     Store store(path, Store::Mode::read_only);
-    for (const auto& run : store.list_runs()) store.resolve_run_id(run.id);
+    for (const auto& run : store.list_runs())
+      store.resolve_run_id(run.id);
     Store merged(":memory:", Store::Mode::read_write_create);
     std::vector<RunRecord> runs;
     store.for_each_run({}, [&](const RunRecord& run) {
@@ -128,7 +130,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     });
     size_t next = 0;
     merged.import_runs([&](RunRecord& run, std::string& source) {
-      if (next == runs.size()) return false;
+      if (next == runs.size())
+        return false;
       run = runs[next++];
       source = "input";
       return true;
@@ -140,9 +143,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     store.import_run(sample_run("cc03", "complete", 1));
     store.import_runs(
         [done = false](RunRecord& run, std::string& source) mutable {
-          if (done) return false;
+          if (done)
+            return false;
           done = true;
-          run = sample_run("bb02", "complete", 2);  // a later state of the interrupted run
+          run = sample_run("bb02", "complete", 2); // a later state of the interrupted run
           source = "input";
           return true;
         },

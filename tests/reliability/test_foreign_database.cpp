@@ -2,11 +2,11 @@
 // create (a trigger, a view, a changed table, an index, an out-of-range schema version) is
 // refused with InputError before any read or write, and nothing stored in it ever runs. Reads
 // are bounded in time and in the size of a value.
-#include "db_check.hpp"
-#include "test_runs.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
+#include "db_check.hpp"
 #include "store/store.hpp"
+#include "test_runs.hpp"
 
 #include <chrono>
 
@@ -18,7 +18,8 @@ namespace {
 std::string make_database(const TempDir& dir, int runs = 2) {
   const std::string path = (dir.path / "h.db").string();
   Store store(path, Store::Mode::read_write_create);
-  for (int i = 0; i < runs; ++i) store.import_run(test_run("a" + std::to_string(i)));
+  for (int i = 0; i < runs; ++i)
+    store.import_run(test_run("a" + std::to_string(i)));
   return path;
 }
 
@@ -50,7 +51,8 @@ void expect_refused(const std::string& sql, const std::string& expected) {
     raw.exec(sql);
   }
   const std::string before = file_bytes(path);
-  for (const auto mode : {Store::Mode::read_only, Store::Mode::read_write, Store::Mode::read_write_create}) {
+  for (const auto mode :
+       {Store::Mode::read_only, Store::Mode::read_write, Store::Mode::read_write_create}) {
     const std::string why = refusal(path, mode);
     EXPECT_NE(why.find(expected), std::string::npos) << sql << "\n  gave: " << why;
   }
@@ -60,7 +62,7 @@ void expect_refused(const std::string& sql, const std::string& expected) {
   EXPECT_EQ(raw.value("SELECT count(*) FROM run"), "2") << "a stored trigger ran: " << sql;
 }
 
-}  // namespace
+} // namespace
 
 TEST(ForeignDatabase, TriggersAreRefusedAndNeverRun) {
   expect_refused("CREATE TRIGGER wipe AFTER INSERT ON run BEGIN DELETE FROM run; END",
@@ -124,7 +126,8 @@ TEST(ForeignDatabase, StoredValuesAreBoundedInSize) {
     CheckDb raw(path);
     raw.exec("UPDATE run SET label = printf('%.*c', 5000, 'x') WHERE id = 'a0'");
   }
-  EXPECT_NE(refusal(path, Store::Mode::read_only).find("label: 5000 bytes, more than 4096"), std::string::npos)
+  EXPECT_NE(refusal(path, Store::Mode::read_only).find("label: 5000 bytes, more than 4096"),
+            std::string::npos)
       << refusal(path, Store::Mode::read_only);
 }
 

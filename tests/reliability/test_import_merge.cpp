@@ -1,9 +1,9 @@
 // Multi-run imports and merges are all-or-nothing and leave no file when refused; identity and
 // conflicts are explicit; merge validates runs as import does (issue 10).
-#include "db_check.hpp"
-#include "test_runs.hpp"
 #include "core/errors.hpp"
+#include "db_check.hpp"
 #include "store/store.hpp"
+#include "test_runs.hpp"
 
 using namespace apod;
 using namespace reliability;
@@ -14,7 +14,8 @@ namespace {
 RunFeed feed(std::vector<RunRecord> runs) {
   auto next = std::make_shared<size_t>(0);
   return [runs = std::move(runs), next](RunRecord& run, std::string& source) {
-    if (*next == runs.size()) return false;
+    if (*next == runs.size())
+      return false;
     run = runs[(*next)++];
     source = "doc.json";
     return true;
@@ -30,16 +31,19 @@ std::string refusal(const std::function<void()>& f) {
   return "(accepted)";
 }
 
-std::string exported(Store& store) { return store.export_results().dump(); }
+std::string exported(Store& store) {
+  return store.export_results().dump();
+}
 
-}  // namespace
+} // namespace
 
 // A refused 6th run once left runs 1-5 stored while the message said "rolled back".
 TEST(ImportMerge, ARefusedRunLeavesTheDatabaseAsItWas) {
   Store store(":memory:", Store::Mode::read_write_create);
   store.import_run(test_run("aa"));
   std::vector<RunRecord> runs;
-  for (int i = 1; i <= 5; ++i) runs.push_back(test_run("b" + std::to_string(i)));
+  for (int i = 1; i <= 5; ++i)
+    runs.push_back(test_run("b" + std::to_string(i)));
   runs.push_back(test_run("b6", "bogus"));
   const std::string why = refusal([&] { store.import_runs(feed(runs)); });
   EXPECT_NE(why.find("run b6 of 'doc.json'.status"), std::string::npos) << why;
@@ -49,9 +53,10 @@ TEST(ImportMerge, ARefusedRunLeavesTheDatabaseAsItWas) {
 TEST(ImportMerge, ANewDatabaseAppearsWholeOrNotAtAll) {
   TempDir dir;
   const std::string path = (dir.path / "new.db").string();
-  EXPECT_THROW(Store::write_into(path, [](Store& s) {
-                 s.import_runs(feed({test_run("c1"), test_run("c2", "bogus")}));
-               }),
+  EXPECT_THROW(Store::write_into(path,
+                                 [](Store& s) {
+                                   s.import_runs(feed({test_run("c1"), test_run("c2", "bogus")}));
+                                 }),
                InputError);
   EXPECT_TRUE(fs::is_empty(dir.path)) << "a refused import left a file";
   Store::write_into(path, [](Store& s) { s.import_runs(feed({test_run("c1"), test_run("c2")})); });
@@ -66,9 +71,10 @@ TEST(ImportMerge, TheSameIdWithOtherContentIsAConflictUnlessAFlagChooses) {
   const std::string before = exported(store);
   const auto other = test_run("dd", "complete", 1, "second");
   const std::string why = refusal([&] { store.import_runs(feed({other})); });
-  EXPECT_NE(why.find("run dd from 'doc.json' differs from the copy already in ':memory:' (its label "
-                     "differs); nothing was imported"),
-            std::string::npos)
+  EXPECT_NE(
+      why.find("run dd from 'doc.json' differs from the copy already in ':memory:' (its label "
+               "differs); nothing was imported"),
+      std::string::npos)
       << why;
   EXPECT_EQ(exported(store), before);
   ImportSummary kept = store.import_runs(feed({other}), OnConflict::keep);
@@ -87,15 +93,18 @@ TEST(ImportMerge, TheSameIdWithOtherContentIsAConflictUnlessAFlagChooses) {
 TEST(ImportMerge, ACompletedRunReplacesItsInterruptedCopyInEitherOrder) {
   RunRecord interrupted = test_run("ee", "interrupted", 1, "night", "GPU-test", "Test GPU", 7);
   RunRecord completed = test_run("ee", "complete", 3, "night", "GPU-test", "Test GPU", 8);
-  completed.environment["resumed"] = json::array({{{"at", "x"}, {"previous_writer", interrupted.environment["writer"]}}});
-  Store forward(":memory:", Store::Mode::read_write_create), backward(":memory:", Store::Mode::read_write_create);
+  completed.environment["resumed"] =
+      json::array({{{"at", "x"}, {"previous_writer", interrupted.environment["writer"]}}});
+  Store forward(":memory:", Store::Mode::read_write_create),
+      backward(":memory:", Store::Mode::read_write_create);
   const ImportSummary f = forward.import_runs(feed({interrupted, completed}));
   const ImportSummary b = backward.import_runs(feed({completed, interrupted}));
   ASSERT_EQ(f.notes.size(), 1u);
   ASSERT_EQ(b.notes.size(), 1u);
-  EXPECT_NE(f.notes[0].find("replaced the copy from 'doc.json' (interrupted, 1 experiment(s)) by its "
-                            "later state"),
-            std::string::npos)
+  EXPECT_NE(
+      f.notes[0].find("replaced the copy from 'doc.json' (interrupted, 1 experiment(s)) by its "
+                      "later state"),
+      std::string::npos)
       << f.notes[0];
   EXPECT_NE(b.notes[0].find("is an earlier state of it"), std::string::npos) << b.notes[0];
   EXPECT_EQ(exported(forward), exported(backward));
@@ -112,7 +121,8 @@ TEST(ImportMerge, ADevicesStoredFactsAreNeverRewritten) {
   const std::string before = to_json(store.read_run("f1")).dump();
   store.import_run(test_run("f2", "complete", 1, "impostor", "GPU-same", "Evil GPU"));
   EXPECT_EQ(to_json(store.read_run("f1")).dump(), before);
-  for (const auto& r : store.list_runs()) EXPECT_EQ(r.device_name, "NVIDIA H200") << r.id;
+  for (const auto& r : store.list_runs())
+    EXPECT_EQ(r.device_name, "NVIDIA H200") << r.id;
   EXPECT_EQ(store.read_run("f2").device_name(), "Evil GPU") << "each run keeps its own facts";
 }
 
@@ -137,7 +147,8 @@ TEST(ImportMerge, MergeValidatesRunsAsImportDoesAndCreatesNothingWhenRefused) {
       const auto ids = in.run_ids();
       size_t next = 0;
       s.import_runs([&](RunRecord& run, std::string& source) {
-        if (next == ids.size()) return false;
+        if (next == ids.size())
+          return false;
         run = in.read_run(ids[next++]);
         source = input;
         return true;

@@ -1,10 +1,10 @@
 // Readers, links and read-only media (issue 10): a database reached through a symbolic link
 // while its WAL holds pages, and readers that start while another process creates the file,
 // read correctly or wait; never "damaged" or "empty". (Read-only media: test_readonly_location.)
-#include "db_check.hpp"
-#include "test_runs.hpp"
 #include "core/errors.hpp"
+#include "db_check.hpp"
 #include "store/store.hpp"
+#include "test_runs.hpp"
 
 #include <atomic>
 #include <thread>
@@ -27,7 +27,8 @@ TEST(Readers, ALinkedDatabaseWithALiveWalReads) {
   holder.exec("BEGIN; SELECT count(*) FROM run;");
   {
     Store writer(link, Store::Mode::read_write);
-    for (int i = 1; i < 40; ++i) writer.import_run(test_run("a" + std::to_string(i), "complete", 20));
+    for (int i = 1; i < 40; ++i)
+      writer.import_run(test_run("a" + std::to_string(i), "complete", 20));
   }
   ASSERT_GT(fs::file_size(real + "-wal"), 0u) << "the WAL holds the new runs";
   try {
@@ -51,7 +52,8 @@ TEST(Readers, ReadersRacingACreatingWriterReadOrWait) {
     std::vector<std::string> errors(4);
     for (int r = 0; r < 4; ++r)
       readers.emplace_back([&, r] {
-        while (!fs::exists(db) && !stop) std::this_thread::yield();
+        while (!fs::exists(db) && !stop)
+          std::this_thread::yield();
         try {
           Store store(db, Store::Mode::read_only);
           store.list_runs();
@@ -62,7 +64,8 @@ TEST(Readers, ReadersRacingACreatingWriterReadOrWait) {
     const pid_t writer = spawn({writer_program(), "batch", db, "2", "3", std::to_string(round)});
     EXPECT_EQ(wait_for(writer), 0);
     stop = true;
-    for (auto& t : readers) t.join();
+    for (auto& t : readers)
+      t.join();
     for (const auto& e : errors) {
       ++reads;
       if (!e.empty()) {
@@ -74,4 +77,6 @@ TEST(Readers, ReadersRacingACreatingWriterReadOrWait) {
   std::printf("%d readers racing a creating writer, %d failed\n", reads, failures);
 }
 
-int main(int argc, char** argv) { return writer_test_main(argc, argv); }
+int main(int argc, char** argv) {
+  return writer_test_main(argc, argv);
+}

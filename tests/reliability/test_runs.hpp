@@ -12,14 +12,15 @@ namespace reliability {
 /// environment.writer).
 inline apod::RunRecord test_run(const std::string& id, const std::string& status = "complete",
                                 int experiments = 1, const std::string& label = "test",
-                                const std::string& uuid = "GPU-test", const std::string& device = "Test GPU",
-                                int writer = 1) {
+                                const std::string& uuid = "GPU-test",
+                                const std::string& device = "Test GPU", int writer = 1) {
   apod::RunRecord r;
   r.id = id;
   r.label = label;
   r.started_at = "2026-01-01T00:00:00.000Z";
   r.status = status;
-  if (status != "running" && status != "interrupted") r.finished_at = "2026-01-01T00:01:00.000Z";
+  if (status != "running" && status != "interrupted")
+    r.finished_at = "2026-01-01T00:01:00.000Z";
   r.environment = {{"writer", {{"host", "h"}, {"pid", writer}}}};
   r.device = {{"name", device}, {"uuid", uuid}};
   for (int k = 0; k < experiments; ++k) {
@@ -39,4 +40,4 @@ inline apod::RunRecord test_run(const std::string& id, const std::string& status
   return r;
 }
 
-}  // namespace reliability
+} // namespace reliability

@@ -24,8 +24,8 @@ using namespace apod;
 namespace {
 
 struct TempDir {
-  fs::path path = fs::temp_directory_path() / ("apod-out-" + std::to_string(getpid()) + "-" +
-                                               std::to_string(counter()++));
+  fs::path path = fs::temp_directory_path() /
+                  ("apod-out-" + std::to_string(getpid()) + "-" + std::to_string(counter()++));
   TempDir() { fs::create_directories(path); }
   ~TempDir() { fs::remove_all(path); }
   static int& counter() {
@@ -45,10 +45,11 @@ void put(const std::string& path, const std::string& bytes) {
 }
 
 std::size_t entries(const fs::path& dir) {
-  return static_cast<std::size_t>(std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
+  return static_cast<std::size_t>(
+      std::distance(fs::directory_iterator(dir), fs::directory_iterator()));
 }
 
-}  // namespace
+} // namespace
 
 TEST(OutputFile, ReplacesWholeFileAndFailsCleanly) {
   TempDir dir;
@@ -61,7 +62,7 @@ TEST(OutputFile, ReplacesWholeFileAndFailsCleanly) {
   {
     OutputFile out(dir / "abandoned.html", {});
     out.write("half");
-  }  // never committed: neither the file nor its temporary file is left
+  } // never committed: neither the file nor its temporary file is left
   EXPECT_EQ(entries(dir.path), 1u);
 }
 
@@ -74,15 +75,21 @@ TEST(OutputFile, RefusesTheDatabaseByAnySpellingLinkOrSidecar) {
   fs::create_symlink(db, dir / "link.db");
   fs::create_hard_link(db, dir / "hard.db");
   const std::vector<OutputInput> inputs = {{db, "the database", true}};
-  const std::string spellings[] = {db, dir / "sub/../h.db", dir / "./h.db", dir / "link.db",
-                                   dir / "hard.db", dir / "h.db-wal", dir / "h.db-shm",
+  const std::string spellings[] = {db,
+                                   dir / "sub/../h.db",
+                                   dir / "./h.db",
+                                   dir / "link.db",
+                                   dir / "hard.db",
+                                   dir / "h.db-wal",
+                                   dir / "h.db-shm",
                                    dir / "h.db-journal"};
   for (const auto& out : spellings) {
     try {
       write_output(out, "<html>", inputs);
       ADD_FAILURE() << out << " was written";
     } catch (const InputError& e) {
-      EXPECT_NE(std::string(e.what()).find("refusing to overwrite an input"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("refusing to overwrite an input"), std::string::npos)
+          << e.what();
     }
   }
   const auto cwd = fs::current_path();
@@ -101,7 +108,8 @@ TEST(OutputFile, RefusesTheWalBesideALinkedDatabasesTarget) {
   fs::create_directories(dir.path / "real");
   put(dir / "real/h.db", "precious");
   fs::create_symlink(dir / "real/h.db", dir / "h.db");
-  EXPECT_THROW(OutputFile(dir / "real/h.db-wal", {{dir / "h.db", "the database", true}}), InputError);
+  EXPECT_THROW(OutputFile(dir / "real/h.db-wal", {{dir / "h.db", "the database", true}}),
+               InputError);
   EXPECT_NO_THROW(OutputFile(dir / "real/h.db-wal", {{dir / "h.db", "the input file", false}}));
 }
 
@@ -111,7 +119,7 @@ TEST(OutputFile, KeepsTheModeOfTheFileItReplaces) {
   put(path, "old");
   chmod(path.c_str(), 0600);
   write_output(path, "new", {});
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(stat(path.c_str(), &st), 0);
   EXPECT_EQ(st.st_mode & 07777, 0600u);
   const mode_t mask = umask(0);
@@ -135,7 +143,7 @@ TEST(OutputFile, WritesThroughASymbolicLinkAndKeepsTheLink) {
 // As root, the old rename replaced /dev/null with a regular file.
 TEST(OutputFile, WritesIntoDevicesAndPipesInsteadOfReplacingThem) {
   write_output("/dev/null", "discarded", {});
-  struct stat st{};
+  struct stat st {};
   ASSERT_EQ(stat("/dev/null", &st), 0);
   EXPECT_TRUE(S_ISCHR(st.st_mode)) << "/dev/null is still a device";
 
@@ -161,7 +169,8 @@ TEST(OutputFile, WritesThroughADescriptorName) {
   put(log, "kept\n");
   const int fd = open(log.c_str(), O_WRONLY | O_APPEND);
   ASSERT_GE(fd, 0);
-  struct stat before{}, after{};
+  struct stat before {
+  }, after{};
   fstat(fd, &before);
   write_output("/proc/self/fd/" + std::to_string(fd), "appended\n", {});
   write_output("/dev/fd/" + std::to_string(fd), "again\n", {});
@@ -193,7 +202,8 @@ TEST(OutputFile, RefusesDirectoriesSocketsAndAnEmptyName) {
 TEST(OutputFile, NamesEndingInGzAreCompressed) {
   TempDir dir;
   std::string text;
-  for (int i = 0; i < 20000; ++i) text += "{\"sample\": " + std::to_string(i) + "}\n";
+  for (int i = 0; i < 20000; ++i)
+    text += "{\"sample\": " + std::to_string(i) + "}\n";
   OutputFile out(dir / "doc.json.gz", {});
   out.write(text.substr(0, 1000));
   out.write(text.substr(1000));

@@ -7,12 +7,24 @@
 using namespace apod;
 
 TEST(Text, TerminalTextEscapesControlsAndKeepsPrintableUnicode) {
-  EXPECT_EQ(terminal_text("H200 \xE2\x80\x94 Gr\xC3\xBC\xC3\x9F" "e"), "H200 \xE2\x80\x94 Gr\xC3\xBC\xC3\x9F" "e");
+  EXPECT_EQ(terminal_text("H200 \xE2\x80\x94 Gr\xC3\xBC\xC3\x9F"
+                          "e"),
+            "H200 \xE2\x80\x94 Gr\xC3\xBC\xC3\x9F"
+            "e");
   EXPECT_EQ(terminal_text("\x1b[2J\x1b]0;owned\x07"), "\\x1b[2J\\x1b]0;owned\\x07");
   EXPECT_EQ(terminal_text("a\nb\rc\td\x7f"), "a\\x0ab\\x0dc\\x09d\\x7f");
-  EXPECT_EQ(terminal_text("\xC2\x9B" "31m"), "\\u009b31m") << "C1 CSI";
-  EXPECT_EQ(terminal_text("abc\xE2\x80\xAE" "cba"), "abc\\u202ecba") << "right-to-left override";
-  EXPECT_EQ(terminal_text("\xff\xfe" "ok\xC0\xAF"), "\xEF\xBF\xBD\xEF\xBF\xBD" "ok\xEF\xBF\xBD\xEF\xBF\xBD")
+  EXPECT_EQ(terminal_text("\xC2\x9B"
+                          "31m"),
+            "\\u009b31m")
+      << "C1 CSI";
+  EXPECT_EQ(terminal_text("abc\xE2\x80\xAE"
+                          "cba"),
+            "abc\\u202ecba")
+      << "right-to-left override";
+  EXPECT_EQ(terminal_text("\xff\xfe"
+                          "ok\xC0\xAF"),
+            "\xEF\xBF\xBD\xEF\xBF\xBD"
+            "ok\xEF\xBF\xBD\xEF\xBF\xBD")
       << "invalid and overlong UTF-8";
   EXPECT_EQ(terminal_text(std::string("a\0b", 3)), "a\\x00b");
 }
@@ -26,7 +38,7 @@ TEST(Text, MarkdownTextIsLiteral) {
   EXPECT_EQ(markdown_text("GB/s"), "GB\\/s");
   for (const std::string hostile : {"a\nb", "a\r\nb", "|x|"}) {
     const std::string md = markdown_text(hostile);
-    EXPECT_EQ(md.find_first_of("\r\n"), std::string::npos) << md;  // one table row stays one line
+    EXPECT_EQ(md.find_first_of("\r\n"), std::string::npos) << md; // one table row stays one line
     for (size_t i = md.find('|'); i != std::string::npos; i = md.find('|', i + 1))
       EXPECT_TRUE(i > 0 && md[i - 1] == '\\') << md;
   }
