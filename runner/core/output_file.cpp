@@ -161,7 +161,8 @@ void OutputFile::open_target() {
   }
   const fs::path target(target_);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string temp = (dir / ("." + target.filename().string() + ".XXXXXX")).string();
+  std::string temp =
+      (dir / std::string(".").append(target.filename().string()).append(".XXXXXX")).string();
   fd_ = mkstemp(temp.data());
   if (fd_ < 0)
     fail(errno);

@@ -183,7 +183,7 @@ std::string csv_row(const RunRecord& run, const ExperimentRecord& e, const Measu
   static_assert(std::size(fields) == std::size(csv_columns));
   std::string row;
   for (const auto& f : fields)
-    row += (row.empty() ? "" : ",") + f;
+    row.append(row.empty() ? "" : ",").append(f);
   return row + "\r\n"; // RFC 4180, 2.1
 }
 
@@ -192,7 +192,7 @@ std::string csv_row(const RunRecord& run, const ExperimentRecord& e, const Measu
 std::size_t write_results_csv(OutputFile& out, const RunSource& source) {
   std::string header;
   for (const char* column : csv_columns)
-    header += (header.empty() ? "" : ",") + std::string(column);
+    header.append(header.empty() ? "" : ",").append(column);
   out.write(header + "\r\n");
   std::size_t runs = 0;
   source([&](const RunRecord& run) {

@@ -113,7 +113,7 @@ Store::Store(const std::string& path, Mode mode, const std::string& shown) {
   }
   // A reader that comes while another process creates the file finds it empty for a moment
   // (found by tests/reliability/test_readers.sh): it waits for the schema, up to 5 s.
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  const auto deadline = std::chrono::steady_clock::now() + creator_wait;
   for (;;) {
     try {
       open(path, mode, name);
@@ -203,7 +203,8 @@ void Store::write_into(const std::string& path, const std::function<void(Store&)
   }
   const fs::path target(path);
   const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string temp = (dir / ("." + target.filename().string() + ".new-XXXXXX")).string();
+  std::string temp =
+      (dir / std::string(".").append(target.filename().string()).append(".new-XXXXXX")).string();
   const int fd = mkstemp(temp.data());
   if (fd < 0)
     throw InputError(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));

@@ -1,7 +1,9 @@
 // apod's SQLite store: runs, devices, experiments, measurements and every sample. All of apod's
-// SQL lives in store.cpp and store_recovery.cpp (crash and fault handling, resume). The schema
-// is versioned with PRAGMA user_version and migrated forward; PRAGMA application_id marks the
-// file as apod's so another program's database is never touched.
+// SQL lives in runner/store/: schema.cpp (the migrations and the checks of a file's identity and
+// schema), store.cpp (opening), store_read.cpp, store_write.cpp, store_recovery.cpp (crash and
+// fault handling, resume). The schema is versioned with PRAGMA user_version and migrated
+// forward; PRAGMA application_id marks the file as apod's so another program's database is never
+// touched, and a file whose schema is not exactly apod's is never used (verify_schema).
 #pragma once
 
 #include "core/device.hpp"
@@ -10,6 +12,7 @@
 #include "core/run_record.hpp"
 #include "store/sqlite.hpp"
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -126,6 +129,10 @@ public:
   /// in place only after `fill` returned (never over a file another process created meanwhile:
   /// `fill` then runs again on that one): a refused or failed import or merge leaves no file.
   static void write_into(const std::string& path, const std::function<void(Store&)>& fill);
+
+  /// How long a reader waits for a file another process is creating (default 5 s). The fuzz
+  /// targets set 0: they write a file and open it at once, as no creator would leave it.
+  static inline std::chrono::milliseconds creator_wait{5000};
 
   /// A named setting (e.g. "baseline_run"), or nothing.
   std::optional<std::string> setting(const std::string& name);

@@ -28,7 +28,7 @@ TEST(Readers, ALinkedDatabaseWithALiveWalReads) {
   {
     Store writer(link, Store::Mode::read_write);
     for (int i = 1; i < 40; ++i)
-      writer.import_run(test_run("a" + std::to_string(i), "complete", 20));
+      writer.import_run(test_run(std::string("a").append(std::to_string(i)), "complete", 20));
   }
   ASSERT_GT(fs::file_size(real + "-wal"), 0u) << "the WAL holds the new runs";
   try {
