@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cstring>
 #include <map>
+#include <mutex>
 
 namespace apod {
 
@@ -162,12 +163,18 @@ Schema read_schema(sqlite::Database& db) {
   return schema;
 }
 
-// apod's schema at `version`, built by the same migrations in a new in-memory database.
-Schema reference_schema(int64_t version) {
+// apod's schema at `version`, built by the same migrations in a new in-memory database (once per
+// version and process: every open compares against it).
+const Schema& reference_schema(int64_t version) {
+  static std::mutex lock;
+  static std::map<int64_t, Schema> built;
+  const std::lock_guard<std::mutex> hold(lock);
+  if (const auto it = built.find(version); it != built.end())
+    return it->second;
   sqlite::Database fresh(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   for (int64_t v = 0; v < version; ++v)
     fresh.exec(migrations[v]);
-  return read_schema(fresh);
+  return built[version] = read_schema(fresh);
 }
 
 std::string quoted(const std::string& name) {
@@ -180,7 +187,8 @@ std::string quoted(const std::string& name) {
 // view in place of a table, a changed column or CHECK) is refused before any read or write:
 // its sqlite_master must equal that of a new database migrated to the same version.
 void Store::verify_schema(int64_t version) {
-  const Schema found = read_schema(*db_), want = reference_schema(version);
+  const Schema found = read_schema(*db_);
+  const Schema& want = reference_schema(version);
   const auto refuse = [&](const std::string& what) {
     return InputError(fmt::format("'{}' {}; refusing to use it (was it changed by another "
                                   "program?)",
