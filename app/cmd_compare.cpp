@@ -3,11 +3,12 @@
 #include "analysis/compare.hpp"
 #include "commands.hpp"
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/text.hpp"
 #include "store/store.hpp"
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <set>
@@ -28,16 +29,8 @@ struct CompareArgs {
 
 CompareOptions load_options(const CompareArgs& args) {
   CompareOptions options;
-  if (!args.config.empty()) {
-    std::ifstream in(args.config);
-    json doc;
-    try {
-      doc = json::parse(in);
-    } catch (const json::exception& e) {
-      throw InputError(fmt::format("'{}' is not valid JSON: {}", args.config, e.what()));
-    }
-    options = parse_compare_config(doc);
-  }
+  if (!args.config.empty())
+    options = parse_compare_config(read_json_file(args.config, limits::compare_config));
   if (!args.threshold.empty())
     options.threshold = parse_threshold(args.threshold);
   return options;
@@ -91,6 +84,9 @@ const RunRecord& find_run(const std::vector<RunRecord>& runs, const std::string&
 
 int run_compare(const CompareArgs& args) {
   const CompareOptions options = load_options(args);
+  check_database_path(args.db);
+  if (!args.baseline_db.empty())
+    check_database_path(args.baseline_db);
   Store candidates(args.db, Store::Mode::read_only);
   std::unique_ptr<Store> other;
   if (!args.baseline_db.empty())
@@ -124,7 +120,7 @@ int run_compare(const CompareArgs& args) {
 
   const FormatOptions format{args.only_changed};
   if (args.format == "json")
-    std::cout << to_json(verdicts, format).dump(2) << "\n";
+    std::cout << to_json(verdicts, format).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
   else if (args.format == "markdown")
     std::cout << format_markdown(verdicts, format);
   else
@@ -132,16 +128,19 @@ int run_compare(const CompareArgs& args) {
   for (const Verdict& v : verdicts)
     if (!v.nothing_compared.empty())
       std::cerr << fmt::format("apod: error: nothing compared between {} and {}: {}\n",
-                               v.baseline.id, v.candidate.id, v.nothing_compared);
+                               terminal_text(v.baseline.id), terminal_text(v.candidate.id),
+                               terminal_text(v.nothing_compared));
   return exit_code(verdicts);
 }
 
 /// Which run, device, date and label: what `baseline set` and `baseline show` say.
 std::string describe(const RunRecord& r) {
   const RunFacts f = RunFacts::of(r);
+  const auto t = [](const std::string& s) { return terminal_text(s); }; // stored text
   return fmt::format("baseline: {}\n  label    \"{}\"\n  started  {}\n  device   {} ({}) on {}{}\n",
-                     f.id, f.label, f.started_at, f.device, f.uuid, f.host.empty() ? "?" : f.host,
-                     f.driver_branch.empty() ? "" : ", driver branch " + f.driver_branch);
+                     t(f.id), t(f.label), t(f.started_at), t(f.device), t(f.uuid),
+                     f.host.empty() ? "?" : t(f.host),
+                     f.driver_branch.empty() ? "" : ", driver branch " + t(f.driver_branch));
 }
 
 } // namespace
@@ -192,7 +191,8 @@ void add_baseline(CLI::App& app, Action& action) {
   show->add_option("--db", args->db, "database")->capture_default_str();
   set->callback([&action, args] {
     action = [args]() -> int {
-      Store store(args->db, Store::Mode::read_write_create);
+      check_database_path(args->db);
+      Store store(args->db, Store::Mode::read_write);  // a baseline is a stored run: no new file
       const std::string id = store.resolve_run_id(args->run);
       store.set_setting(baseline_setting, id);
       std::cout << describe(store.read_run(id));
@@ -201,6 +201,7 @@ void add_baseline(CLI::App& app, Action& action) {
   });
   show->callback([&action, args] {
     action = [args]() -> int {
+      check_database_path(args->db);
       Store store(args->db, Store::Mode::read_only);
       std::cout << describe(store.read_run(pinned_baseline(store, args->db)));
       return exit_ok;

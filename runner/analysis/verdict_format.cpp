@@ -4,6 +4,7 @@
 #include "analysis/compare.hpp"
 
 #include "core/errors.hpp"
+#include "core/text.hpp"
 
 #include <fmt/format.h>
 
@@ -71,11 +72,15 @@ std::string batch_line(const std::vector<Verdict>& verdicts) {
 }
 
 std::string run_line(const RunFacts& r, bool show_gpu) {
+  // Stored text reaches a terminal only through terminal_text (core/text.hpp).
   return fmt::format(
-      "{}  {}  {} {}{}  \"{}\"", short_id(r.id), when(r.started_at), r.device,
-      show_gpu ? fmt::format("{}@{}", r.uuid.substr(0, 12), r.host) : "(same GPU)",
-      r.driver_branch.empty() || !show_gpu ? "" : fmt::format("  driver {}", r.driver_branch),
-      r.label);
+      "{}  {}  {} {}{}  \"{}\"", terminal_text(short_id(r.id)), terminal_text(when(r.started_at)),
+      terminal_text(r.device),
+      show_gpu ? terminal_text(fmt::format("{}@{}", r.uuid.substr(0, 12), r.host)) : "(same GPU)",
+      r.driver_branch.empty() || !show_gpu
+          ? ""
+          : fmt::format("  driver {}", terminal_text(r.driver_branch)),
+      terminal_text(r.label));
 }
 
 std::string noise_line(const Verdict& v) {
@@ -123,11 +128,10 @@ template <class Row> void for_each_group(const Verdict& v, const FormatOptions& 
   }
 }
 
-std::string md(std::string s) {
-  std::string out;
-  for (char c : s)
-    out += c == '|' ? "\\|" : c == '\n' ? " " : c == '`' ? "'" : std::string(1, c);
-  return out;
+/// Text as literal markdown (core/text.hpp): no stored string can open a heading, link, table
+/// cell or HTML comment in a job summary.
+std::string md(const std::string& s) {
+  return markdown_text(s);
 }
 
 } // namespace
@@ -148,7 +152,7 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
     out += fmt::format("\nbaseline   {}\ncandidate  {}\n", run_line(v.baseline, true),
                        run_line(v.candidate, !v.same_machine));
     if (!v.nothing_compared.empty())
-      out += fmt::format("nothing compared: {}\n", v.nothing_compared);
+      out += fmt::format("nothing compared: {}\n", terminal_text(v.nothing_compared));
     if (v.points.empty() && v.left_out.empty())
       continue;
     if (!v.points.empty())
@@ -158,8 +162,10 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
         out += fmt::format("{}:\n", title);
       out +=
           fmt::format("  {:<16} {:<22} {:<36} {:>12} -> {:<12} {:<14} noise ±{:.2g}%  p {:.2g}\n",
-                      p.experiment, p.metric, params_text(p.params), value_text(p.baseline, p.unit),
-                      value_text(p.candidate, p.unit), change_text(p), 100 * p.noise, p.p_adjusted);
+                      terminal_text(p.experiment), terminal_text(p.metric),
+                      terminal_text(params_text(p.params)),
+                      terminal_text(value_text(p.baseline, p.unit)),
+                      terminal_text(value_text(p.candidate, p.unit)), change_text(p), 100 * p.noise, p.p_adjusted);
     });
     if (o.only_changed && v.count(Change::same))
       out += fmt::format("same: {} points (hidden by --only-changed)\n", v.count(Change::same));
@@ -167,9 +173,10 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
       out += "left out:\n";
     for (size_t i = 0; i < std::min(v.left_out.size(), max_left_out_lines); ++i) {
       const LeftOut& l = v.left_out[i];
-      out += fmt::format("  {:<16} {:<22} {:<36} {}{}\n", l.experiment, l.metric,
-                         params_text(l.params), reason_name(l.reason),
-                         l.detail.empty() ? "" : fmt::format(": {}", l.detail));
+      out += fmt::format("  {:<16} {:<22} {:<36} {}{}\n", terminal_text(l.experiment),
+                         terminal_text(l.metric), terminal_text(params_text(l.params)),
+                         reason_name(l.reason),
+                         l.detail.empty() ? "" : fmt::format(": {}", terminal_text(l.detail)));
     }
     if (v.left_out.size() > max_left_out_lines)
       out += fmt::format("  ... and {} more (--format json or markdown lists every one)\n",
@@ -185,9 +192,10 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
                        short_id(v.baseline.id), md(count_line(v)));
     out += "| | run | started | GPU | label |\n|---|---|---|---|---|\n";
     for (const auto* r : {&v.baseline, &v.candidate})
-      out += fmt::format("| {} | `{}` | {} | {} `{}`@{} | {} |\n",
-                         r == &v.baseline ? "baseline" : "candidate", r->id, when(r->started_at),
-                         md(r->device), md(r->uuid.substr(0, 12)), md(r->host), md(r->label));
+      out += fmt::format("| {} | {} | {} | {} {}@{} | {} |\n",
+                         r == &v.baseline ? "baseline" : "candidate", markdown_code(r->id),
+                         md(when(r->started_at)), md(r->device),
+                         markdown_code(r->uuid.substr(0, 12)), md(r->host), md(r->label));
     if (!v.nothing_compared.empty())
       out += fmt::format("\nNothing compared: {}.\n", md(v.nothing_compared));
     if (!v.points.empty())
@@ -208,9 +216,10 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
         open_table = true;
       }
       out +=
-          fmt::format("| {} | {} | {} | `{}` | {} | {} | {} | ±{:.2g}% |\n",
+          fmt::format("| {} | {} | {} | {} | {} | {} | {} | ±{:.2g}% |\n",
                       p.regression ? "**regression**" : change_name(p.change), md(p.experiment),
-                      md(p.metric), md(params_text(p.params)), md(value_text(p.baseline, p.unit)),
+                      md(p.metric), markdown_code(params_text(p.params)),
+                      md(value_text(p.baseline, p.unit)),
                       md(value_text(p.candidate, p.unit)), change_text(p), 100 * p.noise);
     });
     if (in_same)
@@ -221,8 +230,8 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
           "why |\n|---|---|---|---|\n",
           v.left_out.size());
       for (const LeftOut& l : v.left_out)
-        out += fmt::format("| {} | {} | `{}` | {}{} |\n", md(l.experiment), md(l.metric),
-                           md(params_text(l.params)), reason_name(l.reason),
+        out += fmt::format("| {} | {} | {} | {}{} |\n", md(l.experiment), md(l.metric),
+                           markdown_code(params_text(l.params)), reason_name(l.reason),
                            l.detail.empty() ? "" : fmt::format(": {}", md(l.detail)));
       out += "\n</details>\n";
     }
