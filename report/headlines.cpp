@@ -3,6 +3,7 @@
 #include "aggregate.hpp"
 #include "format.hpp"
 #include "core/measurement.hpp"
+#include "core/vocabulary.hpp"
 
 #include <algorithm>
 #include <map>
@@ -47,10 +48,19 @@ std::optional<HeadlineSeries> follow(const PageModel& page, const ExperimentView
   series.metric = &metric;
   series.device_model = model;
   series.model_runs = runs.size();
+  // The newest run's point the experiment marked as its headline (keys::headline), else its
+  // best median: the same rule as the run summary (runner/run/run.cpp).
+  const auto better = [&](const PointView* point) {
+    const bool marked = is_marked_headline(point->measurement->extra);
+    const bool held = is_marked_headline(series.headline->measurement->extra);
+    if (marked != held)
+      return marked;
+    return metric.higher_is_better ? point->median > series.headline->median
+                                   : point->median < series.headline->median;
+  };
   for (auto run = runs.rbegin(); run != runs.rend() && !series.headline; ++run)
     for (const PointView* point : ok_points[*run])
-      if (!series.headline || (metric.higher_is_better ? point->median > series.headline->median
-                                                       : point->median < series.headline->median))
+      if (!series.headline || better(point))
         series.headline = point;
   if (!series.headline)
     return std::nullopt;

@@ -55,6 +55,7 @@ void run(ExperimentContext& ctx) {
       const double step = smaller_median_ns > 0 ? median_ns / smaller_median_ns - 1 : 0.0;
       extra["plateau_step_from_smaller"] = smaller_median_ns > 0 ? json(step) : json(nullptr);
       extra["plateau_flat"] = smaller_median_ns > 0 && std::abs(step) <= flat_within;
+      extra[keys::headline] = level == latency::dram_level; // the figure Little's law reads
       record_pair(ctx, {{latency::level_key, level}, {"working_set_bytes", bytes}}, f, extra);
     }
     smaller_median_ns = median_ns;

@@ -128,10 +128,19 @@ template <class Row> void for_each_group(const Verdict& v, const FormatOptions& 
   }
 }
 
-/// Text as literal markdown (core/text.hpp): no stored string can open a heading, link, table
-/// cell or HTML comment in a job summary.
+/// Stored text as literal markdown (core/text.hpp): no label, metric or device name can open a
+/// heading, link, table cell or HTML comment in a job summary.
 std::string md(const std::string& s) {
   return markdown_text(s);
+}
+
+/// apod's own sentences (counts, the noise and test lines; run ids are hex): only what would
+/// break a table row is escaped, so the job summary reads as written.
+std::string line(const std::string& s) {
+  std::string out;
+  for (char c : s)
+    out += c == '|' ? "\\|" : c == '\n' ? " " : std::string(1, c);
+  return out;
 }
 
 } // namespace
@@ -186,20 +195,20 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
 }
 
 std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
-  std::string out = fmt::format("### {}\n", md(batch_line(verdicts)));
+  std::string out = fmt::format("### {}\n", line(batch_line(verdicts)));
   for (const Verdict& v : verdicts) {
     out += fmt::format("\n#### {} against {}\n\n**{}**\n\n", short_id(v.candidate.id),
-                       short_id(v.baseline.id), md(count_line(v)));
+                       short_id(v.baseline.id), line(count_line(v)));
     out += "| | run | started | GPU | label |\n|---|---|---|---|---|\n";
     for (const auto* r : {&v.baseline, &v.candidate})
       out += fmt::format("| {} | {} | {} | {} {}@{} | {} |\n",
                          r == &v.baseline ? "baseline" : "candidate", markdown_code(r->id),
-                         md(when(r->started_at)), md(r->device),
+                         line(when(r->started_at)), md(r->device),
                          markdown_code(r->uuid.substr(0, 12)), md(r->host), md(r->label));
     if (!v.nothing_compared.empty())
       out += fmt::format("\nNothing compared: {}.\n", md(v.nothing_compared));
     if (!v.points.empty())
-      out += fmt::format("\nNoise: {}. Test: {}.\n", md(noise_line(v)), md(test_line(v)));
+      out += fmt::format("\nNoise: {}. Test: {}.\n", line(noise_line(v)), line(test_line(v)));
     bool open_table = false, in_same = false;
     for_each_group(v, o, [&](const PointVerdict& p, const std::string& title) {
       if (!title.empty()) {
@@ -236,7 +245,7 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
       out += "\n</details>\n";
     }
   }
-  return out + fmt::format("\n**{}**\n", md(batch_line(verdicts)));
+  return out + fmt::format("\n**{}**\n", line(batch_line(verdicts)));
 }
 
 json to_json(const std::vector<Verdict>& verdicts, const FormatOptions& o) {

@@ -53,22 +53,4 @@ std::optional<double> sm_clock_mhz_between(const ClockStamps& s) {
          static_cast<double>(s.stop_ns - s.start_ns);
 }
 
-void apply_sampling(Measurement& m, const TimedSamples& t) {
-  m.excluded = t.excluded;
-  m.stop_reason = t.stop_reason;
-  m.noisy = t.noisy;
-}
-
-void merge_excluded(std::vector<uint8_t>& into, const std::vector<uint8_t>& from) {
-  if (into.size() < from.size()) into.resize(from.size(), 0);
-  for (size_t i = 0; i < from.size(); ++i) into[i] |= from[i];
-}
-
-void apply_fixed_exclusions(Measurement& m, std::vector<uint8_t> excluded) {
-  m.stop_reason = stop_fixed;
-  m.excluded = std::move(excluded);
-  if (!m.samples.empty() && m.used_samples().empty() && m.error.empty())
-    m.error = "every sample was taken with the SM clock under the threshold or while throttled";
-}
-
 }  // namespace apod

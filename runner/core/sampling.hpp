@@ -29,12 +29,9 @@ struct TimedSamples {
   SamplingWindow window;    ///< when the point was sampled (run clock) and the energy used
   double target_ci_rel = 0; ///< the policy's CI target the noisy rule used (0: none)
 
-  // Lets experiments treat the result as the vector of times it used to be.
-  operator const std::vector<double>&() const { return ms; }
+  // No conversion to a plain vector of times: experiments read a TimedSamples through Series
+  // (core/series.hpp), whose statistics use only the unflagged samples.
   size_t size() const { return ms.size(); }
-  double operator[](size_t i) const { return ms[i]; }
-  auto begin() const { return ms.begin(); }
-  auto end() const { return ms.end(); }
   bool empty() const { return ms.empty(); }
 };
 
@@ -78,17 +75,5 @@ inline constexpr uint64_t min_clock_interval_ns = 20000;
 /// The mean SM clock in MHz between the stamps: cycles / nanoseconds x 1000. Nothing when the
 /// interval is under min_clock_interval_ns or the readings go backwards.
 std::optional<double> sm_clock_mhz_between(const ClockStamps& stamps);
-
-/// Copies what the sampler decided into a measurement (samples must already be set).
-void apply_sampling(Measurement& m, const TimedSamples& t);
-
-/// For a series derived sample by sample from others taken side by side (the i-th of each): ORs
-/// `from`'s flags into `into`, so a derived sample is left out when any of its inputs was.
-/// The result is as long as the longer of the two.
-void merge_excluded(std::vector<uint8_t>& into, const std::vector<uint8_t>& from);
-
-/// Sets a fixed-count measurement's exclusion flags (stop_reason "fixed"). When the monitor
-/// flagged every sample the point carries no figure: it gets an error saying so.
-void apply_fixed_exclusions(Measurement& m, std::vector<uint8_t> excluded);
 
 }  // namespace apod

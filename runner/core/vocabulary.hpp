@@ -85,7 +85,17 @@ inline constexpr const char* sm_clock_mhz = "sm_clock_mhz";
 /// extra: when the point was sampled, on the run clock of the telemetry's t_s (in_flight.hpp):
 /// {start_s, end_s, busy_s, energy_j}, so per-watt figures use the power drawn during the work.
 inline constexpr const char* sampling_window = "sampling_window";
+/// extra: true on the point an experiment names as its headline (memory_latency: the DRAM
+/// level). The run summary and the report show it rather than the best median of the headline
+/// metric, which for a latency sweep would be the L1's.
+inline constexpr const char* headline = "headline";
 }  // namespace keys
+
+/// Whether a point's extra names it the headline (keys::headline).
+inline bool is_marked_headline(const json& extra) {
+  return extra.is_object() && extra.contains(keys::headline) && extra[keys::headline].is_boolean() &&
+         extra[keys::headline].get<bool>();
+}
 
 /// memory_latency's names, which littles_law and latency_hiding (their models) and the report
 /// (the Little's-law bound of the offset and stride launches) read: the experiment, its latency

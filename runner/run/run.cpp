@@ -32,10 +32,14 @@ std::string headline(const ExperimentInfo& info, const std::vector<Measurement>&
   std::vector<std::pair<std::string, std::string>> seen;
   for (const auto& m : ms) seen.emplace_back(m.metric, m.unit);
   const std::string metric = headline_metric(info.chart.metric, seen);
+  // A point the experiment marked as its headline wins over the best median (keys::headline).
+  const bool marked = std::any_of(ms.begin(), ms.end(), [&](const Measurement& m) {
+    return m.ok() && m.metric == metric && is_marked_headline(m.extra);
+  });
   const Measurement* best = nullptr;
   double best_median = 0;
   for (const auto& m : ms) {
-    if (!m.ok() || m.metric != metric) continue;
+    if (!m.ok() || m.metric != metric || (marked && !is_marked_headline(m.extra))) continue;
     const double med = summarize(m.used_samples()).median;
     const bool better = !best || (m.direction == Direction::higher ? med > best_median : med < best_median);
     if (better) best = &m, best_median = med;

@@ -73,29 +73,6 @@ TEST(Sampling, ExcludedSamplesDoNotCountTowardTheMinimum) {
   EXPECT_EQ(t.stop_reason, stop_converged) << "the slow excluded samples do not spoil the CI";
 }
 
-TEST(Sampling, DerivedSamplesAreLeftOutWhenAnyInputWas) {
-  std::vector<uint8_t> model = {0, 1, 0, 0};         // tT: sample 1 at low clocks
-  merge_excluded(model, {0, 0, 2, 0, 2});             // tE: samples 2 and 4 throttled
-  EXPECT_EQ(model, (std::vector<uint8_t>{0, 1, 2, 0, 2}));
-  merge_excluded(model, {1, 1});
-  EXPECT_EQ(model, (std::vector<uint8_t>{1, 1, 2, 0, 2})) << "flags OR together";
-  EXPECT_EQ(used_values({10, 11, 12, 13, 14, 15}, model), (std::vector<double>{13, 15}))
-      << "a value past the end of the flags is used";
-}
-
-TEST(Sampling, AFixedPointWithEverySampleFlaggedCarriesNoFigure) {
-  Measurement m;
-  m.samples = {1.0, 1.1, 0.9};
-  apply_fixed_exclusions(m, {1, 0, 2});
-  EXPECT_EQ(m.stop_reason, stop_fixed);
-  EXPECT_TRUE(m.error.empty());
-  EXPECT_EQ(m.used_samples(), (std::vector<double>{1.1}));
-  apply_fixed_exclusions(m, {1, 2, 2});
-  EXPECT_TRUE(m.used_samples().empty());
-  EXPECT_NE(m.error.find("throttled"), std::string::npos) << m.error;
-  EXPECT_FALSE(m.ok());
-}
-
 TEST(Sampling, FixedCountPointsAreNoisyByTheAdaptiveRule) {
   SamplingPolicy p = policy(); // target: the median's interval within 0.5% either side
   TimedSamples steady;

@@ -97,3 +97,17 @@ TEST(Series, WhereKeepsClocksAlignedAndAddKeepsFlagsAligned) {
   EXPECT_EQ(bare.flag(2), sample_flag::throttled) << "the flag lands on its own value";
   EXPECT_TRUE(bare.sm_clock_mhz().empty());
 }
+
+TEST(Series, BandwidthIsBytesOverTimeWithFlagsKept) {
+  const Series times({1.0, 2.0, 0.5}, {0, 1, 0});
+  const Measurement m = bandwidth_measurement({{"offset", 1}}, 1e9, times, /*verified=*/true);
+  ASSERT_EQ(m.samples.size(), 3u);
+  EXPECT_DOUBLE_EQ(m.samples[0], 1000.0);
+  EXPECT_DOUBLE_EQ(m.samples[1], 500.0);
+  EXPECT_DOUBLE_EQ(m.samples[2], 2000.0);
+  EXPECT_EQ(m.unit, "GB/s");
+  EXPECT_EQ(m.extra["bytes_moved"].get<double>(), 1e9);
+  EXPECT_EQ(m.used_samples(), (std::vector<double>{1000.0, 2000.0})) << "the flagged sample is left out";
+  const Measurement unverified = bandwidth_measurement({}, 1e9, times, /*verified=*/false);
+  EXPECT_FALSE(point_status(unverified).ok()) << "an unverified output is never an ok point";
+}

@@ -1,5 +1,4 @@
-// Summary statistics and the bandwidth conversion of samples (measurement.cpp, bandwidth.cpp).
-#include "core/bandwidth.hpp"
+// Summary statistics of samples and the point-status rule (measurement.cpp).
 #include "core/errors.hpp"
 #include "core/measurement.hpp"
 
@@ -22,17 +21,6 @@ TEST(Stats, MinMaxMeanAndSampleStddev) {
 }
 
 TEST(Stats, EmptyHasNoSamples) { EXPECT_EQ(summarize({}).n, 0); }
-
-TEST(Bandwidth, SamplesAreBytesOverTime) {
-  const Measurement m = bandwidth_measurement({{"offset", 1}}, 1e9, {1.0, 2.0, 0.5});
-  ASSERT_EQ(m.samples.size(), 3u);
-  EXPECT_DOUBLE_EQ(m.samples[0], 1000.0);
-  EXPECT_DOUBLE_EQ(m.samples[1], 500.0);
-  EXPECT_DOUBLE_EQ(m.samples[2], 2000.0);
-  EXPECT_EQ(m.unit, "GB/s");
-  EXPECT_EQ(m.extra["bytes_moved"].get<double>(), 1e9);
-  EXPECT_FALSE(m.ok()) << "a measurement is not ok until its output is verified";
-}
 
 TEST(Stats, QuartilesAndRelativeStddev) {
   const Summary s = summarize({1, 2, 3, 4, 5});
