@@ -90,6 +90,53 @@ void continue_in_fresh_process(const std::string& db, const std::string& run_id)
                            "; resume it with `apod run --resume " + run_id + "`");
 }
 
+/// The options that shape how each point is sampled (--min-samples ... --no-clock-check).
+void add_sampling_options(CLI::App& run, RunRequest& req, std::pair<bool, bool>& flags) {
+  auto& sampling = req.options.sampling;
+  run.add_option("--min-samples", sampling.min_samples, "timed samples per point, at least")
+      ->check(CLI::Range(3, 100000))->capture_default_str();
+  run.add_option("--max-samples", sampling.max_samples, "timed samples per point, at most")
+      ->check(CLI::Range(3, 1000000))->capture_default_str();
+  run.add_option("--target-ci", sampling.target_ci_rel,
+                  "stop a point when its median's 95% CI half-width is within this fraction of the median")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  run.add_option("--point-time-cap", sampling.max_point_s,
+                  "seconds of sampling per point at most (then flagged noisy)")
+      ->check(CLI::Range(0.0, 3600.0))->capture_default_str();
+  run.add_option("--min-clock-ratio", req.min_clock_ratio,
+                  "samples taken while the SM clock is under this fraction of its maximum are left out")
+      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+  run.add_flag("--no-l2-flush", flags.first, "do not overwrite the L2 cache before each sample");
+  run.add_flag("--no-clock-check", flags.second, "keep samples taken under low clocks or throttling");
+}
+
+/// Applies and checks what the command line asked of the run: the device ordinal, the sampling
+/// flags, finite numbers, and --quick's short look at each point.
+void apply_run_options(RunRequest& req, const std::string& device, std::pair<bool, bool> flags,
+                       bool resuming) {
+  try {
+    size_t used = 0;
+    req.options.device = resuming ? 0 : std::stoi(device, &used);
+    if (!resuming && (used != device.size() || req.options.device < 0))
+      throw std::invalid_argument("");
+  } catch (const std::exception&) {
+    throw InputError("--device must be a device ordinal (0, 1, ...) or 'all', not '" + device + "'");
+  }
+  auto& sampling = req.options.sampling;
+  req.show_progress = isatty(STDERR_FILENO);
+  sampling.flush_l2 = !flags.first;
+  req.monitor_clocks = !flags.second;
+  if (sampling.max_samples < sampling.min_samples)
+    throw InputError("--max-samples must be at least --min-samples");
+  if (!std::isfinite(sampling.target_ci_rel) || !std::isfinite(sampling.max_point_s) ||
+      !std::isfinite(req.min_clock_ratio))  // CLI11's range check lets "nan" through
+    throw InputError("--target-ci, --point-time-cap and --min-clock-ratio must be finite numbers");
+  if (req.options.quick) {  // a smoke test: small sizes, a short look at each point
+    sampling.max_point_s = std::min(sampling.max_point_s, 0.1);
+    sampling.warmup = 1;
+  }
+}
+
 }  // namespace
 
 void add_run(CLI::App& app, Action& action) {
@@ -109,22 +156,7 @@ void add_run(CLI::App& app, Action& action) {
   run->add_flag("--quick", req->options.quick, "reduced sizes and sampling: a smoke test, not a measurement");
   run->add_option("--repeat", req->repeat, "run the matrix K times, one stored run each")
       ->check(CLI::Range(1, 1000))->capture_default_str();
-  auto& sampling = req->options.sampling;
-  run->add_option("--min-samples", sampling.min_samples, "timed samples per point, at least")
-      ->check(CLI::Range(3, 100000))->capture_default_str();
-  run->add_option("--max-samples", sampling.max_samples, "timed samples per point, at most")
-      ->check(CLI::Range(3, 1000000))->capture_default_str();
-  run->add_option("--target-ci", sampling.target_ci_rel,
-                  "stop a point when its median's 95% CI half-width is within this fraction of the median")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
-  run->add_option("--point-time-cap", sampling.max_point_s,
-                  "seconds of sampling per point at most (then flagged noisy)")
-      ->check(CLI::Range(0.0, 3600.0))->capture_default_str();
-  run->add_option("--min-clock-ratio", req->min_clock_ratio,
-                  "samples taken while the SM clock is under this fraction of its maximum are left out")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
-  run->add_flag("--no-l2-flush", flags->first, "do not overwrite the L2 cache before each sample");
-  run->add_flag("--no-clock-check", flags->second, "keep samples taken under low clocks or throttling");
+  add_sampling_options(*run, *req, *flags);
   // The matrix and its settings come from the run being resumed; only --db goes with --resume.
   std::vector<CLI::Option*> matrix_options;
   for (const auto* name : {"--device", "--only", "--label", "--quick", "--repeat", "--min-samples", "--max-samples",
@@ -142,26 +174,7 @@ void add_run(CLI::App& app, Action& action) {
       const bool resuming = !req->resume_run.empty();  // the run's own device and settings
       if (!resuming && *device == "all") return run_on_every_device(*all_at_once);
       if (*all_at_once) throw InputError("--all-at-once goes with --device all");
-      try {
-        size_t used = 0;
-        req->options.device = resuming ? 0 : std::stoi(*device, &used);
-        if (!resuming && (used != device->size() || req->options.device < 0)) throw std::invalid_argument("");
-      } catch (const std::exception&) {
-        throw InputError("--device must be a device ordinal (0, 1, ...) or 'all', not '" + *device + "'");
-      }
-      auto& sampling = req->options.sampling;
-      req->show_progress = isatty(STDERR_FILENO);
-      sampling.flush_l2 = !flags->first;
-      req->monitor_clocks = !flags->second;
-      if (sampling.max_samples < sampling.min_samples)
-        throw InputError("--max-samples must be at least --min-samples");
-      if (!std::isfinite(sampling.target_ci_rel) || !std::isfinite(sampling.max_point_s) ||
-          !std::isfinite(req->min_clock_ratio))  // CLI11's range check lets "nan" through
-        throw InputError("--target-ci, --point-time-cap and --min-clock-ratio must be finite numbers");
-      if (req->options.quick) {  // a smoke test: small sizes, a short look at each point
-        sampling.max_point_s = std::min(sampling.max_point_s, 0.1);
-        sampling.warmup = 1;
-      }
+      apply_run_options(*req, *device, *flags, resuming);
       bool complete = true;
       const auto outcomes = run_matrix(*req, std::cerr);
       for (const auto& outcome : outcomes) {

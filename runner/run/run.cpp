@@ -128,6 +128,35 @@ void report_monitor_events(ClockMonitor* monitor, TelemetrySampler* telemetry,
   }
 }
 
+/// Runs one experiment and returns its record (status, error, wall time and measurements).
+/// `context_usable` turns false when a failure left the CUDA context beyond repair.
+ExperimentRecord run_one(const ExperimentInfo& info, const DeviceInfo& device,
+                         const RunOptions& options, std::vector<Measurement>& earlier,
+                         bool& context_usable) {
+  CollectingRecorder recorder;
+  ExperimentRecord record;
+  record.name = info.name;
+  record.version = info.version;
+  record.started_at = now_iso8601();
+  const auto t0 = std::chrono::steady_clock::now();
+  in_flight::set_experiment(info.name);
+  try {
+    ExperimentContext ctx{device, options, recorder, info.name, &earlier};
+    info.run(ctx);
+  } catch (const ExperimentSkipped& e) {
+    record.status = "skipped";  // a feature the device lacks: neither a failure nor a figure
+    record.error = e.what();
+  } catch (const std::exception& e) {
+    record.status = "failed";
+    record.error = e.what();
+    context_usable = reset_device_after_failure(options.device) && !assume_unrecoverable_context();
+  }
+  in_flight::set_experiment("");
+  record.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  record.measurements = std::move(recorder.measurements);
+  return record;
+}
+
 /// Runs `todo` into the stored run `run_id` in order, each saved in its own transaction as it
 /// ends; then, unless a fault left the context unusable, sets the run's final status from
 /// everything stored in it (experiments of an earlier, interrupted part included).
@@ -156,38 +185,17 @@ RunOutcome run_experiments(const std::string& run_id, const std::vector<const Ex
       ++index;
       if (settings.show_progress)
         progress << fmt::format("[{}/{}] {} ...", index, todo.size(), info->name) << std::flush;
-      CollectingRecorder recorder;
-      ExperimentRecord record;
-      record.name = info->name;
-      record.version = info->version;
-      record.started_at = now_iso8601();
       bool context_usable = true;
-      const auto t0 = std::chrono::steady_clock::now();
-      in_flight::set_experiment(info->name);
-      try {
-        ExperimentContext ctx{device, options, recorder, info->name, &earlier};
-        info->run(ctx);
-      } catch (const ExperimentSkipped& e) {
-        record.status = "skipped";  // a feature the device lacks: neither a failure nor a figure
-        record.error = e.what();
-      } catch (const std::exception& e) {
-        record.status = "failed";
-        record.error = e.what();
-        context_usable = reset_device_after_failure(options.device) && !assume_unrecoverable_context();
-      }
-      in_flight::set_experiment("");
-      const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      record.wall_s = wall_s;
+      ExperimentRecord record = run_one(*info, device, options, earlier, context_usable);
       ExperimentOutcome eo{info->name, record.status, record.error,
-                           headline(*info, recorder.measurements, device), 0, 0, wall_s, {}, {}};
+                           headline(*info, record.measurements, device), 0, 0, record.wall_s, {}, {}};
       report_monitor_events(monitor.get(), telemetry.get(), eo);
-      for (auto& m : recorder.measurements) {
+      for (auto& m : record.measurements) {
         (m.ok() ? eo.points_ok : eo.points_failed)++;
         if (!m.ok() && eo.failures.size() < max_failures_listed)
           eo.failures.push_back(fmt::format("{} {}: {}", m.metric, m.params.dump(), point_status(m).reason));
         m.comparability_key = comparability_key(device.name, driver, info->name, info->version, m.params, m.metric);
       }
-      record.measurements = std::move(recorder.measurements);
       store.save_experiment(run_id, record);
       for (const auto& m : record.measurements) earlier.push_back(m);
       if (settings.show_progress)
