@@ -188,7 +188,7 @@ RunOutcome run_experiments(const std::string& run_id, const std::vector<const Ex
       bool context_usable = true;
       ExperimentRecord record = run_one(*info, device, options, earlier, context_usable);
       ExperimentOutcome eo{info->name, record.status, record.error,
-                           headline(*info, record.measurements, device), 0, 0, record.wall_s, {}, {}};
+                           headline(*info, record.measurements, device), 0, 0, record.wall_s.value_or(0), {}, {}};
       report_monitor_events(monitor.get(), telemetry.get(), eo);
       for (auto& m : record.measurements) {
         (m.ok() ? eo.points_ok : eo.points_failed)++;
