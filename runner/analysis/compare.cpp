@@ -117,6 +117,11 @@ int Verdict::regressions() const {
                                         [](const PointVerdict& p) { return p.regression; }));
 }
 
+int Verdict::unconfirmed() const {
+  return static_cast<int>(std::count_if(points.begin(), points.end(),
+                                        [](const PointVerdict& p) { return p.unconfirmed(); }));
+}
+
 int Verdict::count(Change c) const {
   return static_cast<int>(std::count_if(points.begin(), points.end(),
                                         [c](const PointVerdict& p) { return p.change == c; }));

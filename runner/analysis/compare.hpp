@@ -52,7 +52,14 @@ struct PointVerdict {
   NoiseSource noise_source = NoiseSource::class_default;
   int history_runs = 0;
   Change change = Change::same;
+  /// The candidate's own point missed its precision target (Measurement::noisy): a slowdown
+  /// there is reported as unconfirmed and does not gate. On 8 back-to-back H100 runs every false
+  /// alarm was such a point (littles_law, a 4 ms window shifted 6-8%); a real regression moves
+  /// points that measured cleanly too, and `--pool` over repeats confirms one (docs/ci.md).
+  bool noisy_candidate = false;
   bool regression = false;
+  /// A gated slowdown beyond the threshold on a point the candidate measured as noisy.
+  bool unconfirmed() const { return gated && change == Change::slower && noisy_candidate; }
   double factor() const; ///< exp(|slowdown|): "1.34x slower"
 };
 
@@ -82,6 +89,7 @@ struct Verdict {
   std::vector<LeftOut> left_out;
   std::string nothing_compared; ///< non-empty: why not one point could be compared
   int regressions() const;
+  int unconfirmed() const; ///< slowdowns on points noisy in the candidate, not gated
   int count(Change c) const;
   int points_with_noise(NoiseSource s) const;
   /// 0 no regression, 1 a regression, 2 nothing could be compared.

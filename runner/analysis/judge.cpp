@@ -112,6 +112,7 @@ PointVerdict test_pair(double base_value, const Figure& cand, const NoiseEstimat
   p.gated = defaults.gated;
   p.baseline = base_value;
   p.candidate = cand.value;
+  p.noisy_candidate = cand.runs == 1 && m.noisy; // a pooled batch's median answers for itself
   const double log_ratio = std::log(cand.value / base_value);
   p.slowdown = m.direction == Direction::higher ? -log_ratio : log_ratio;
   double variance = nb.sigma * nb.sigma + nc.sigma * nc.sigma / cand.runs;
@@ -126,14 +127,24 @@ PointVerdict test_pair(double base_value, const Figure& cand, const NoiseEstimat
   return p;
 }
 
-/// Holm within each family (gated points; derived figures), then the verdict of every point.
+/// The families Holm runs within: gated points the candidate measured cleanly (the test that
+/// gates), gated points it measured as noisy (reported as unconfirmed, so not in the gating
+/// family: a point that cannot fail the build does not dilute the power of those that can), and
+/// derived figures.
+enum class Family { gating, noisy, derived };
+
+Family family_of(const PointVerdict& p) {
+  return !p.gated ? Family::derived : p.noisy_candidate ? Family::noisy : Family::gating;
+}
+
+/// Holm within each family, then the verdict of every point.
 void decide(std::vector<PointVerdict>& points, const CompareOptions& options, int& gated_points) {
-  for (bool gated : {true, false}) {
+  for (Family f : {Family::gating, Family::noisy, Family::derived}) {
     std::vector<PointVerdict*> family;
     for (auto& p : points)
-      if (p.gated == gated)
+      if (family_of(p) == f)
         family.push_back(&p);
-    if (gated)
+    if (f == Family::gating)
       gated_points = static_cast<int>(family.size());
     std::vector<double> raw;
     for (const auto* p : family)
@@ -151,17 +162,21 @@ void decide(std::vector<PointVerdict>& points, const CompareOptions& options, in
       p.detectable = std::expm1(std::max(bound, floor));
       if (p.p_adjusted <= options.fwer && std::abs(p.slowdown) > floor)
         p.change = p.slowdown > 0 ? Change::slower : Change::faster;
-      p.regression = p.gated && p.change == Change::slower;
+      p.regression = p.gated && p.change == Change::slower && !p.noisy_candidate;
     }
   }
   // Regressions first (largest first), then faster, then slower derived figures, then the same.
   const auto rank = [](const PointVerdict& p) {
-    return p.regression ? 0 : p.change == Change::faster ? 1 : p.change == Change::slower ? 2 : 3;
+    return p.regression      ? 0
+           : p.unconfirmed() ? 1
+           : p.change == Change::faster ? 2
+           : p.change == Change::slower ? 3
+                                        : 4;
   };
   std::stable_sort(points.begin(), points.end(), [&](const PointVerdict& a, const PointVerdict& b) {
     if (rank(a) != rank(b))
       return rank(a) < rank(b);
-    return rank(a) < 3 && std::abs(a.slowdown) > std::abs(b.slowdown);
+    return rank(a) < 4 && std::abs(a.slowdown) > std::abs(b.slowdown);
   });
 }
 

@@ -44,11 +44,15 @@ std::string count_line(const Verdict& v) {
   if (!v.nothing_compared.empty())
     return fmt::format("NOTHING COMPARED: 0 points of {} in common; {} left out",
                        short_id(v.candidate.id), v.left_out.size());
-  const int derived_slower = v.count(Change::slower) - v.regressions();
+  const int derived_slower = v.count(Change::slower) - v.regressions() - v.unconfirmed();
   return fmt::format(
-      "{}: {} regression{}, {} faster, {}{} same of {} points; {} left out",
+      "{}: {} regression{}, {} faster, {}{}{} same of {} points; {} left out",
       v.regressions() ? "REGRESSION" : "no regression", v.regressions(),
       v.regressions() == 1 ? "" : "s", v.count(Change::faster),
+      v.unconfirmed()
+          ? fmt::format("{} slower but noisy in the candidate (unconfirmed, not gated), ",
+                        v.unconfirmed())
+          : "",
       derived_slower ? fmt::format("{} slower (derived, not gated), ", derived_slower) : "",
       v.count(Change::same), v.points.size(), v.left_out.size());
 }
@@ -110,6 +114,9 @@ std::string test_line(const Verdict& v) {
 std::string group_title(const PointVerdict& p) {
   if (p.regression)
     return "regressions";
+  if (p.unconfirmed())
+    return "unconfirmed: slower, but the candidate measured the point as noisy (not gated; rerun "
+           "or --pool repeats to confirm)";
   if (p.change == Change::faster)
     return "faster";
   if (p.change == Change::slower)
@@ -226,7 +233,7 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
       }
       out +=
           fmt::format("| {} | {} | {} | {} | {} | {} | {} | ±{:.2g}% |\n",
-                      p.regression ? "**regression**" : change_name(p.change), md(p.experiment),
+                      p.regression ? "**regression**" : p.unconfirmed() ? "unconfirmed (noisy)" : change_name(p.change), md(p.experiment),
                       md(p.metric), markdown_code(params_text(p.params)),
                       md(value_text(p.baseline, p.unit)),
                       md(value_text(p.candidate, p.unit)), change_text(p), 100 * p.noise);
@@ -271,6 +278,7 @@ json to_json(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
         {"exit_code", v.exit_code()},
         {"regression", v.regressions() > 0},
         {"regressions", v.regressions()},
+        {"unconfirmed", v.unconfirmed()},
         {"faster", v.count(Change::faster)},
         {"same", v.count(Change::same)},
         {"threshold", v.threshold},
@@ -299,6 +307,7 @@ json to_json(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
                              {"change", change_text(p)},
                              {"verdict", change_name(p.change)},
                              {"regression", p.regression},
+                             {"noisy_candidate", p.noisy_candidate},
                              {"noise_rel", p.noise},
                              {"df", std::isinf(p.df) ? json(nullptr) : json(p.df)},
                              {"p", p.p},

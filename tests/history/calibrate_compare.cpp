@@ -97,13 +97,15 @@ double sd_of_logs(const std::vector<double>& v) {
   return std::sqrt(ss / (v.size() - 1));
 }
 
-/// Per comparability key: the run medians over `runs` (points ok in every run).
+/// Per comparability key: the run medians over `runs` (points ok and measured cleanly in every
+/// run: a point its run flagged noisy never gates, PointVerdict::noisy_candidate, so the
+/// defaults of the gate are not set by it).
 std::map<std::string, std::pair<const Measurement*, std::vector<double>>>
 medians(const Batch& runs) {
   std::map<std::string, std::pair<const Measurement*, std::vector<double>>> out;
   for (const RunRecord* r : runs)
     for (const Measurement* m : r->measurements())
-      if (point_status(*m).ok() && !m->comparability_key.empty()) {
+      if (point_status(*m).ok() && !m->noisy && !m->comparability_key.empty()) {
         auto& e = out[m->comparability_key];
         e.first = m;
         e.second.push_back(run_median(*m));
@@ -156,7 +158,8 @@ void measure_defaults(const Batch& batch, const Batch& other_gpus) {
     for (const RunRecord* b : batch)
       if (a != b)
         for (const auto& p : compare_in(*a, *b, batch, false).points)
-          t_df[p.metric_class].push_back({std::abs(p.slowdown / p.noise), p.df});
+          if (!p.noisy_candidate) // only points that can gate set the gate's tails
+            t_df[p.metric_class].push_back({std::abs(p.slowdown / p.noise), p.df});
   std::printf("\n| class | run-to-run, largest | default | between GPUs, largest | default | tail "
               "df fitted | default |\n"
               "|---|---:|---:|---:|---:|---:|---:|\n");

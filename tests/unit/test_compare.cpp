@@ -384,3 +384,32 @@ TEST(Formats, CountLineFirstAndLastRegressionsFirstAndOnlyChanged) {
   EXPECT_EQ(j["verdicts"][0]["points"][0]["regression"], true);
   EXPECT_EQ(to_json({v}, {true})["verdicts"][0]["points"].size(), 5u);
 }
+
+TEST(Judge, ASlowdownOnAPointTheCandidateMeasuredAsNoisyIsUnconfirmed) {
+  // As on an H100's back-to-back runs: one littles_law point, its whole 4 ms window shifted 7%,
+  // flagged noisy by its own run. Reported, never gating; the same shift measured cleanly gates.
+  auto runs = history({1.0, 1.0005, 0.9995, 1.0, 1.0003});
+  const auto candidate = [&](bool noisy) {
+    std::vector<json> ms;
+    for (int k = 0; k < 6; ++k) {
+      Point p;
+      p.params = {{"offset", k}};
+      p.key = fmt::format("k{}", k);
+      json m = measurement(p, k == 2 ? 93 : 100);
+      m["noisy"] = noisy && k == 2;
+      ms.push_back(m);
+    }
+    return run("c9", 30, ms);
+  };
+  for (bool noisy : {true, false}) {
+    std::vector<RunRecord> all = runs;
+    all.push_back(candidate(noisy));
+    const Verdict v = judge(all[0], all.back(), NoiseModel::from_runs(all, {all.back().id}));
+    EXPECT_EQ(v.exit_code(), noisy ? 0 : 1);
+    EXPECT_EQ(v.regressions(), noisy ? 0 : 1);
+    EXPECT_EQ(v.unconfirmed(), noisy ? 1 : 0);
+    EXPECT_EQ(v.points[0].params["offset"], 2) << "listed first either way";
+    const std::string text = format_text({v});
+    EXPECT_EQ(text.find("noisy in the candidate") != std::string::npos, noisy) << text;
+  }
+}
