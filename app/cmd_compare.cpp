@@ -2,6 +2,7 @@
 #include "commands.hpp"
 #include "analysis/compare.hpp"
 #include "core/errors.hpp"
+#include "core/vocabulary.hpp"
 #include "store/store.hpp"
 
 #include <fmt/format.h>
@@ -13,7 +14,7 @@
 namespace apod::cli {
 
 namespace {
-constexpr const char* baseline_setting = "baseline_run";
+constexpr const char* baseline_setting = settings::baseline_run;
 
 RunRecord load_run(Store& store, const std::string& id) { return store.read_run(id); }
 }  // namespace

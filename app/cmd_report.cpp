@@ -1,7 +1,8 @@
-// apod report: stored runs as one self-contained HTML page.
+// apod report: stored runs as one self-contained HTML page, or as markdown tables.
 #include "commands.hpp"
 #include "core/errors.hpp"
 #include "core/experiment.hpp"
+#include "core/vocabulary.hpp"
 #include "report.hpp"
 #include "core/results_json.hpp"
 #include "store/store.hpp"
@@ -14,27 +15,40 @@
 namespace apod::cli {
 
 void add_report(CLI::App& app, Action& action) {
-  struct Args { std::string db = "apod.db", out = "apod-report.html", prices; std::vector<std::string> runs; };
+  struct Args { std::string db = "apod.db", out, prices, format = "html"; std::vector<std::string> runs; };
   auto args = std::make_shared<Args>();
-  auto* report = app.add_subcommand("report", "render the stored runs as one self-contained HTML page");
+  auto* report = app.add_subcommand("report", "render the stored runs as one self-contained HTML page (or markdown tables)");
   report->add_option("--db", args->db, "SQLite database to read")->capture_default_str();
-  report->add_option("--out", args->out, "HTML file to write")->capture_default_str();
+  report->add_option("--out", args->out,
+                     "file to write (default: apod-report.html; markdown: standard output; - for standard output)");
   report->add_option("--run", args->runs, "runs to include (id or unique prefix; default: all)");
   report->add_option("--prices", args->prices,
                      "JSON file of device model -> price in USD, e.g. {\"NVIDIA H200\": 32000}: adds GB/s per $1000 "
                      "to the hardware comparison");
+  report->add_option("--format", args->format,
+                     "html: one self-contained page; markdown: nvbench-style tables for a terminal or a CI summary")
+      ->check(CLI::IsMember({"html", "markdown"}))
+      ->capture_default_str();
   report->callback([&action, args] {
     action = [args] {
       // The prices first: a bad file is the user's to fix (exit 2) before any database is opened.
       report::RenderOptions options;
       if (!args->prices.empty()) options.prices = report::load_prices(args->prices);
       Store store(args->db, Store::Mode::read_only);
+      options.baseline_run = store.setting(settings::baseline_run).value_or("");
       const json results = store.export_results(args->runs);
-      const std::string html =
-          report::render_html(results, experiment_catalog(), report::reference_figures(), options);
-      write_file_atomically(args->out, html);
-      std::cerr << fmt::format("wrote {} ({} run(s), {:.1f} KiB)\n", args->out, results["runs"].size(),
-                               html.size() / 1024.0);
+      const bool markdown = args->format == "markdown";
+      const std::string out = !args->out.empty() ? args->out : markdown ? "-" : "apod-report.html";
+      const std::string text =
+          markdown ? report::render_markdown(results, experiment_catalog(), options)
+                   : report::render_html(results, experiment_catalog(), report::reference_figures(), options);
+      if (out == "-") {
+        std::cout << text;
+        return exit_ok;
+      }
+      write_file_atomically(out, text);
+      std::cerr << fmt::format("wrote {} ({} run(s), {:.1f} KiB)\n", out, results["runs"].size(),
+                               text.size() / 1024.0);
       return exit_ok;
     };
   });

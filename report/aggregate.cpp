@@ -22,7 +22,7 @@ std::vector<PointAcrossRuns> points_across_runs(const MetricView& metric) {
     if (!point.ok)
       continue;
     const json& params = point.measurement->params;
-    const auto key = std::pair(point.run->device_model, params.dump());
+    const auto key = std::pair(point.run->device_model, point.params_key);
     auto [it, added] = index_of.try_emplace(key, groups.size());
     if (added) {
       groups.emplace_back();

@@ -30,11 +30,9 @@ std::optional<double> median_of(const std::vector<double>& values);
 
 /// Sets target's median, min, max, pct_of_limit, pct_of_peak and runs_with_peak from its
 /// `points` (one per run): the across-runs figures of a table row or a headline series.
-template <class Target>
-void summarise_across_runs(Target& target);
+template <class Target> void summarise_across_runs(Target& target);
 
-template <class Target>
-void summarise_across_runs(Target& target) {
+template <class Target> void summarise_across_runs(Target& target) {
   std::vector<double> medians, pct_limit, pct_peak;
   for (const PointView* point : target.points) {
     medians.push_back(point->median);

@@ -33,7 +33,6 @@ bool has_limit(const MetricView& metric) {
                      [](const PointView& p) { return p.ok && p.limit_gbs; });
 }
 
-
 bool is_size(const std::string& key) {
   return key == "bytes" || (key.size() > 6 && key.compare(key.size() - 6, 6, "_bytes") == 0);
 }
@@ -97,10 +96,10 @@ json limit_rows(const ExperimentView& experiment, const MetricView& metric) {
   }
   json rows = json::array();
   for (const auto& [limit_gbs, devices] : devices_at) {
-    std::string text =
-        (own_limit[limit_gbs] ? "the points' own limit (extra.limit_gbs) "
-                              : std::string("theoretical ") + limit_word(experiment.chart.limit) + " ") +
-        format_with_unit(limit_gbs, "GB/s");
+    std::string text = (own_limit[limit_gbs] ? "the points' own limit (extra.limit_gbs) "
+                                             : std::string("theoretical ") +
+                                                   limit_word(experiment.chart.limit) + " ") +
+                       format_with_unit(limit_gbs, "GB/s");
     if (devices_at.size() > 1)
       for (std::size_t i = 0; i < devices.size(); ++i)
         text += (i ? ", " : " · ") + devices[i];
@@ -271,8 +270,7 @@ json build_chart_spec(const PageModel& page, const ExperimentView& experiment,
   }
 
   const ChartSettings& chart = experiment.chart;
-  const std::string y_title =
-      metric_title(metric.metric, metric.unit);
+  const std::string y_title = metric_title(metric.metric, metric.unit);
   const json x = x_encoding(experiment, metric);
   json tooltip = json::array();
   if (several_runs)
@@ -287,8 +285,8 @@ json build_chart_spec(const PageModel& page, const ExperimentView& experiment,
       {{"field", "range_text"}, {"title", summarised ? "min – max of run medians" : "min – max"}});
   tooltip.push_back({{"field", "n"}, {"title", summarised ? "runs" : "samples"}});
   if (has_limit(metric))
-    tooltip.push_back(
-        {{"field", "pct_text"}, {"title", std::string("% of theoretical ") + limit_word(chart.limit)}});
+    tooltip.push_back({{"field", "pct_text"},
+                       {"title", std::string("% of theoretical ") + limit_word(chart.limit)}});
   if (experiment.compares_with_peak(metric))
     tooltip.push_back({{"field", "pct_peak_text"}, {"title", "% of achievable peak"}});
 

@@ -37,7 +37,7 @@ const MetricView* ExperimentView::headline() const {
   std::vector<std::pair<std::string, std::string>> seen;
   for (const auto& metric : metrics)
     seen.emplace_back(metric.metric, metric.unit);
-  const std::string name = headline_metric(chart.metric, seen);  // the runner's rule too
+  const std::string name = headline_metric(chart.metric, seen); // the runner's rule too
   for (const auto& metric : metrics)
     if (metric.metric == name)
       return &metric;
@@ -86,6 +86,17 @@ std::optional<double> positive_number(const json& object, const char* key) {
   return value > 0 ? std::optional<double>(value) : std::nullopt;
 }
 
+std::optional<double> median_power(const json& telemetry) {
+  std::vector<double> watts;
+  if (telemetry.is_array())
+    for (const auto& reading : telemetry)
+      if (has_number(reading, "power_w"))
+        watts.push_back(reading.at("power_w").get<double>());
+  if (watts.empty())
+    return std::nullopt;
+  return summarize(watts).median;
+}
+
 // A run's name is its series in every chart, so it must be unique: 100 runs all labelled
 // "nightly" must stay apart. Shared or empty labels get the shortest id prefix that separates
 // them; identical ids (a document that holds one run twice) get a position.
@@ -124,6 +135,14 @@ std::vector<RunView> collect_runs(const std::vector<RunRecord>& stored) {
     view.started_at = run.started_at;
     view.device_model = run.device_name().empty() ? "unknown device" : run.device_name();
     view.device_key = run.device_uuid().empty() ? view.device_model : run.device_uuid();
+    view.host = string_at(run.environment, "host");
+    view.commit = string_at(run.environment, "apod_commit");
+    const std::string uuid = run.device_uuid().empty() ? view.device_model : run.device_uuid();
+    view.machine_key = view.host + "\n" + uuid;
+    const std::string gpu = uuid.rfind("GPU-", 0) == 0 ? uuid.substr(0, 12) : uuid;
+    view.machine_label = view.host.empty() ? gpu : view.host + " · " + gpu;
+    view.started_s = seconds_since_epoch(run.started_at);
+    view.median_power_w = median_power(run.telemetry);
     view.dram_gbs = positive_number(run.device, "theoretical_bandwidth_gbs");
     view.pcie_gbs = positive_number(run.device, "theoretical_pcie_gbs");
     runs.push_back(std::move(view));
@@ -136,6 +155,7 @@ PointView make_point(const Measurement& measurement, const RunView& run) {
   PointView point;
   point.measurement = &measurement;
   point.run = &run;
+  point.params_key = measurement.params.dump();
   const PointStatus status = point_status(measurement);
   point.ok = status.ok();
   point.failure = status.reason;
@@ -153,14 +173,20 @@ PointView make_point(const Measurement& measurement, const RunView& run) {
 }
 
 // The run's achievable peak: its best verified achievable_peak point in GB/s (peak_copy records
-// one).
+// one), and the best of each access type (achievable_peak_by_access, params[access_type]).
 void find_peak(RunView& run) {
   for (const Measurement* measurement : run.run->measurements()) {
-    if (measurement->metric != keys::achievable_peak || measurement->unit != "GB/s")
+    const bool overall = measurement->metric == keys::achievable_peak;
+    if ((!overall && measurement->metric != keys::access_peak) || measurement->unit != "GB/s")
       continue;
     const PointView point = make_point(*measurement, run);
-    if (point.ok && point.median > 0 && (!run.peak_gbs || point.median > *run.peak_gbs))
+    if (!point.ok || point.median <= 0)
+      continue;
+    if (overall && (!run.peak_gbs || point.median > *run.peak_gbs))
       run.peak_gbs = point.median;
+    const std::string type = string_at(measurement->params, keys::access_type);
+    if (!overall && !type.empty())
+      run.access_peak_gbs[type] = std::max(run.access_peak_gbs[type], point.median);
   }
 }
 
@@ -178,8 +204,8 @@ ChartSettings chart_settings(const json& catalog_entry, const std::vector<std::s
     chart.log_x = member(spec, "log_x") == true;
     chart.color = string_at(spec, "color");
     chart.mark = string_at(spec, "mark", "line");
-    chart.limit = find_limit(string_at(spec, "limit", limit_name(LimitKind::dram)))
-                      .value_or(LimitKind::none);
+    chart.limit =
+        find_limit(string_at(spec, "limit", limit_name(LimitKind::dram))).value_or(LimitKind::none);
     if (member(spec, "vega_lite").is_object())
       chart.vega_lite = spec.at("vega_lite");
   } else if (params.size() > 1) {
@@ -208,25 +234,53 @@ std::string anchor_for(const std::string& name, int index) {
   return anchor;
 }
 
+// The access type a DRAM figure is read against: its params' or extra's access_type, when its
+// run measured a peak of that type.
+std::string access_type_of(const PointView& point) {
+  std::string type = string_at(point.measurement->params, keys::access_type);
+  if (type.empty())
+    type = string_at(point.measurement->extra, keys::access_type);
+  return point.run->access_peak_gbs.count(type) ? type : "";
+}
+
+// The runner's rule (core/vocabulary.hpp): a point's own limit replaces its device's
+// (docs/results-format.md: zero copy uses both directions of the PCIe link); figures in other
+// units are read against their own extra.limit where the experiment stored one.
+void set_limit(PointView& point, const ExperimentView& experiment, const MetricView& metric) {
+  DeviceInfo limits; // only the stored limits matter here
+  const json& extra = point.measurement->extra;
+  const bool own = has_number(extra, keys::limit_gbs);
+  if (own)
+    point.limit_gbs = limit_gbs(experiment.chart.limit, limits, metric.unit, extra);
+  else if (metric.unit == "GB/s")
+    point.limit_gbs = experiment.chart.limit == LimitKind::dram   ? point.run->dram_gbs
+                      : experiment.chart.limit == LimitKind::pcie ? point.run->pcie_gbs
+                                                                  : std::nullopt;
+  point.own_limit = own && point.limit_gbs;
+  point.limit_value = point.limit_gbs;
+  if (point.limit_gbs) {
+    point.limit_text = limit_words(experiment.chart.limit, extra);
+  } else if (metric.unit != "GB/s" && has_number(extra, keys::limit) &&
+             extra.at(keys::limit).get<double>() > 0) {
+    point.limit_value = extra.at(keys::limit).get<double>();
+    point.limit_text = string_at(extra, keys::limit_label, own_limit_phrase);
+  }
+}
+
 void compare_with_limits(ExperimentView& experiment) {
   for (auto& metric : experiment.metrics) {
     for (auto& point : metric.points) {
-      // The runner's rule (core/vocabulary.hpp): a point's own limit replaces its device's
-      // (docs/results-format.md: zero copy uses both directions of the PCIe link).
-      DeviceInfo limits;  // only the stored limits matter here
-      const json& extra = point.measurement->extra;
-      const bool own = has_number(extra, keys::limit_gbs);
-      if (own)
-        point.limit_gbs = limit_gbs(experiment.chart.limit, limits, metric.unit, extra);
-      else if (metric.unit == "GB/s")
-        point.limit_gbs = experiment.chart.limit == LimitKind::dram   ? point.run->dram_gbs
-                          : experiment.chart.limit == LimitKind::pcie ? point.run->pcie_gbs
-                                                                      : std::nullopt;
-      point.own_limit = own && point.limit_gbs;
+      set_limit(point, experiment, metric);
       if (point.ok)
-        point.pct_of_limit = percent_of(point.median, point.limit_gbs);
-      if (point.ok && experiment.compares_with_peak(metric))
-        point.pct_of_peak = percent_of(point.median, point.run->peak_gbs);
+        point.pct_of_limit = percent_of(point.median, point.limit_value);
+      if (point.ok && experiment.compares_with_peak(metric)) {
+        point.peak_access_type = access_type_of(point);
+        point.pct_of_peak = percent_of(
+            point.median,
+            point.peak_access_type.empty()
+                ? point.run->peak_gbs
+                : std::optional<double>(point.run->access_peak_gbs.at(point.peak_access_type)));
+      }
     }
   }
 }
@@ -268,11 +322,10 @@ PageModel build_page_model(std::vector<RunRecord> stored, const json& catalog) {
         for (const auto& [key, value] : measurement.params.items())
           if (!contains(experiment.param_keys, key))
             experiment.param_keys.push_back(key);
-        auto metric = std::find_if(experiment.metrics.begin(), experiment.metrics.end(),
-                                   [&](const MetricView& m) {
-                                     return m.metric == measurement.metric &&
-                                            m.unit == measurement.unit;
-                                   });
+        auto metric = std::find_if(
+            experiment.metrics.begin(), experiment.metrics.end(), [&](const MetricView& m) {
+              return m.metric == measurement.metric && m.unit == measurement.unit;
+            });
         if (metric == experiment.metrics.end()) {
           metric = experiment.metrics.emplace(experiment.metrics.end());
           metric->metric = measurement.metric;

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,10 @@ using json = nlohmann::ordered_json;
 /// run's points; past it, points are summarised across the runs of each device model (median of
 /// the run medians, their range), which keeps the page readable and small (docs/report.md).
 inline constexpr std::size_t runs_drawn_apart = 8;
+
+/// No chart draws more series (colours) than a reader can tell apart: the browser test fails a
+/// page with a legend longer than this (data-series-limit on <body>).
+inline constexpr std::size_t series_limit = 12;
 
 /// An experiment's chart settings: the catalog's ChartSpec, checked against the stored params.
 struct ChartSettings {
@@ -35,7 +40,7 @@ struct ChartSettings {
 
 struct RunView {
   const RunRecord* run = nullptr; ///< the run, read by run_from_json (core/run_record.hpp)
-  std::size_t index = 0;     ///< position in the document
+  std::size_t index = 0;          ///< position in the document
   std::string id;
   std::string name;               ///< label; id prefix added when the label is empty or shared
   std::string device_key;         ///< uuid, or name when no uuid was stored
@@ -44,23 +49,40 @@ struct RunView {
   std::optional<double> dram_gbs; ///< theoretical_bandwidth_gbs of its device
   std::optional<double> pcie_gbs; ///< theoretical_pcie_gbs of its device
   std::optional<double> peak_gbs; ///< the run's verified achievable_peak, if it measured one
+  /// The run's verified achievable_peak_by_access per access type (keys::access_peak).
+  std::map<std::string, double> access_peak_gbs;
+  std::string host;   ///< environment.host, "" where not stored
+  std::string commit; ///< environment.apod_commit, "" where not stored
+  /// The machine the run ran on: host and GPU uuid (runs of one model on different machines are
+  /// different series in the history).
+  std::string machine_key;
+  std::string machine_label; ///< "host · GPU-1a2b3c4d", or the uuid alone without a host
+  /// started_at as seconds since 1970 (UTC), or nothing when it is not an ISO 8601 timestamp.
+  std::optional<double> started_s;
+  std::optional<double> median_power_w; ///< median power_w of the run's telemetry
 };
 
 struct PointView {
   const Measurement* measurement = nullptr;
   const RunView* run = nullptr;
-  bool ok = false;     ///< point_status() is ok: only such points carry figures
-  std::string failure; ///< point_status()'s reason when not ok
+  std::string params_key; ///< the parameters as compact JSON: the same point in another run
+  bool ok = false;        ///< point_status() is ok: only such points carry figures
+  std::string failure;    ///< point_status()'s reason when not ok
   double median = 0, min = 0, max = 0;
   long long n = 0;
   std::optional<double> ci_low, ci_high; ///< 95% confidence interval of the median, if stored
   bool noisy = false;              ///< sampling stopped before the confidence target was reached
   std::optional<double> limit_gbs; ///< the theoretical limit this point is compared with
   bool own_limit = false;          ///< limit_gbs is the point's extra.limit_gbs, not its device's
-  std::optional<double> pct_of_limit; ///< median as a percentage of limit_gbs
-  /// Median as a percentage of its own run's achievable peak: DRAM GB/s figures of runs that
-  /// measured one.
+  /// The limit in the point's own unit: limit_gbs for GB/s figures, else extra.limit (peak
+  /// FLOP/s, banks x 4 bytes per clock) where the experiment stored one.
+  std::optional<double> limit_value;
+  std::string limit_text;             ///< the limit's words (limit_words, or extra.limit_label)
+  std::optional<double> pct_of_limit; ///< median as a percentage of limit_value
+  /// Median as a percentage of its own run's achievable peak (of its access type where the run
+  /// measured one for it): DRAM GB/s figures of runs that measured one.
   std::optional<double> pct_of_peak;
+  std::string peak_access_type; ///< the access type whose peak pct_of_peak is of; "" for the best
 };
 
 struct MetricView {

@@ -2,9 +2,9 @@
 
 #include "aggregate.hpp"
 #include "charts.hpp"
-#include "format.hpp"
+#include "context.hpp"
 #include "core/measurement.hpp"
-#include "sections.hpp"
+#include "format.hpp"
 
 #include <fmt/format.h>
 
@@ -86,7 +86,14 @@ TelemetrySummary summarise_telemetry(const RunView& run) {
 }
 
 std::optional<double> median_power_w(const RunView& run) {
-  return median_of(readings_of(telemetry_of(run), "power_w"));
+  return run.median_power_w;
+}
+
+std::optional<double> point_watts(const PointView& point) {
+  // The run's median power until runs carry per-point power windows: the runner-honesty branch's
+  // analysis/power.hpp (point_power_w over extra.sampling_window and the tagged telemetry)
+  // replaces this one line, and every per-watt figure of the page follows.
+  return median_power_w(*point.run);
 }
 
 json telemetry_chart_spec(const PageModel& page, std::size_t max_runs, std::size_t max_points) {
@@ -144,7 +151,7 @@ json telemetry_chart_spec(const PageModel& page, std::size_t max_runs, std::size
       {"config", chart_config()}};
 }
 
-mustache::data telemetry_block(const PageModel& page, int& next_chart) {
+mustache::data telemetry_block(const PageModel& page, ChartIds& chart_ids) {
   const std::vector<const RunView*> runs = runs_with_telemetry(page);
   if (runs.empty())
     return false;
@@ -186,7 +193,7 @@ mustache::data telemetry_block(const PageModel& page, int& next_chart) {
   block.set("chart", chart_block(telemetry_chart_spec(page, shown),
                                  "SM clock, power and temperature over " + which +
                                      ", as NVML reported them while it ran",
-                                 next_chart));
+                                 chart_ids));
   return block;
 }
 

@@ -74,6 +74,12 @@ inline constexpr const char* access_type = "access_type";
 inline constexpr const char* access_peak = "achievable_peak_by_access";
 }  // namespace keys
 
+/// Names of the store's settings (Store::setting) that more than one command reads.
+namespace settings {
+/// The run `apod compare` and `apod report` judge later runs against (`apod baseline set RUN`).
+inline constexpr const char* baseline_run = "baseline_run";
+}  // namespace settings
+
 /// The access types of device-memory figures (keys::access_type), as BabelStream names its
 /// kernels' shapes: read-only (a dot product), write-only (a fill), copy (one read, one write;
 /// cudaMemcpy device to device is one), triad (two reads, one write).

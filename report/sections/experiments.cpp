@@ -1,9 +1,12 @@
-#include "sections.hpp"
+// One section per experiment present in the results: title, description, citation, notes,
+// failures, its charts (chart_adapter.hpp until report/charts.hpp provides experiment_charts),
+// a table of every point (summarised across runs past runs_drawn_apart), and the published
+// figures of that experiment.
+#include "sections/sections.hpp"
 
 #include "aggregate.hpp"
-#include "charts.hpp"
+#include "chart_adapter.hpp"
 #include "format.hpp"
-#include "html.hpp"
 #include "summary.hpp"
 
 #include <fmt/format.h>
@@ -32,33 +35,6 @@ std::vector<std::string> section_notes(const ExperimentView& experiment) {
                                   "describes version {}, so the text above may not match.",
                                   version, *experiment.catalog_version));
   return notes;
-}
-
-mustache::data chart_list(const PageModel& page, const ExperimentView& experiment,
-                          int& next_chart) {
-  mustache::data charts{mustache::data::type::list};
-  for (const auto& metric : experiment.metrics) {
-    // Nothing verified to draw (the table says why), or not the metric the experiment charts.
-    if (metric.ok_count() == 0 || !experiment.charts_metric(metric))
-      continue;
-    std::string caption =
-        metric_title(metric.metric, metric.unit);
-    if (experiment.chart.vega_lite.is_object()) {
-      caption += ": drawn with the experiment's own Vega-Lite spec";
-    } else if (page.summarise_runs()) {
-      caption += fmt::format(": {} runs summarised per device model: the median of the runs' "
-                             "medians; whiskers span the lowest to the highest run median",
-                             page.runs.size());
-    } else {
-      caption += ": median of each point's samples; whiskers span min to max";
-    }
-    if (!experiment.chart.vega_lite.is_object() &&
-        std::any_of(metric.points.begin(), metric.points.end(),
-                    [](const PointView& p) { return p.ok && p.limit_gbs; }))
-      caption += "; dashed line: the device's " + std::string(limit_phrase(experiment.chart.limit));
-    charts.push_back(chart_block(build_chart_spec(page, experiment, metric), caption, next_chart));
-  }
-  return charts;
 }
 
 // Which optional columns a values table needs: a column of dashes says nothing.
@@ -228,7 +204,7 @@ TableData references_table(const std::vector<const json*>& figures,
   // A published figure is compared with its own device's limit, of the kind the experiment uses.
   const char* limit_key = experiment.chart.limit == LimitKind::pcie   ? "theoretical_pcie_gbs"
                           : experiment.chart.limit == LimitKind::dram ? "theoretical_bandwidth_gbs"
-                                                                  : nullptr;
+                                                                      : nullptr;
   for (const json* figure : matching) {
     const std::string unit = string_at(*figure, "unit");
     std::string value = "—", pct = "—";
@@ -256,37 +232,9 @@ TableData references_table(const std::vector<const json*>& figures,
   return table;
 }
 
-} // namespace
-
-mustache::data chart_block(const json& spec, const std::string& caption, int& next_chart) {
-  mustache::data chart;
-  chart.set("chart_id", "chart-" + std::to_string(next_chart++));
-  chart.set("caption", caption);
-  chart.set("spec_json", json_for_script(spec));
-  return chart;
-}
-
-std::vector<const json*> published_figures(const json& references) {
-  std::vector<const json*> figures;
-  const auto add_document = [&](const json& document) {
-    for (const auto& figure : member(document, "figures"))
-      if (figure.is_object())
-        figures.push_back(&figure);
-  };
-  if (references.is_object())
-    add_document(references);
-  if (references.is_array())
-    for (const auto& item : references) {
-      if (member(item, "figures").is_array())
-        add_document(item);
-      else if (item.is_object())
-        figures.push_back(&item);
-    }
-  return figures;
-}
-
-mustache::data experiment_section(const PageModel& page, const ExperimentView& experiment,
-                                  const std::vector<const json*>& figures, int& next_chart) {
+mustache::data experiment_section(const PageContext& context, const ExperimentView& experiment) {
+  const PageModel& page = context.page;
+  const std::vector<const json*>& figures = context.published;
   mustache::data section;
   section.set("anchor", experiment.anchor);
   section.set("name", experiment.name);
@@ -309,7 +257,10 @@ mustache::data experiment_section(const PageModel& page, const ExperimentView& e
     failures.push_back(item);
   }
   section.set("failures", failures);
-  section.set("charts", chart_list(page, experiment, next_chart));
+  mustache::data charts{mustache::data::type::list};
+  for (const ChartBlock& chart : experiment_charts(page, experiment))
+    charts.push_back(chart_block(chart.spec, chart.caption, context.charts));
+  section.set("charts", charts);
 
   const TableData values = values_table(page, experiment);
   if (values.row_count() == 0) {
@@ -335,6 +286,19 @@ mustache::data experiment_section(const PageModel& page, const ExperimentView& e
                                      published.row_count() == 1 ? "" : "s"));
     section.set("references", block);
   }
+  return section;
+}
+
+} // namespace
+
+mustache::data experiments_section(const PageContext& context) {
+  if (context.page.experiments.empty())
+    return false;
+  mustache::data list{mustache::data::type::list};
+  for (const auto& experiment : context.page.experiments)
+    list.push_back(experiment_section(context, experiment));
+  mustache::data section;
+  section.set("experiments", list);
   return section;
 }
 
