@@ -353,7 +353,7 @@ mustache::data time_chart(const PageModel& page, std::size_t max_runs, ChartIds&
   const bool many = shown.size() > 24;
   json x = {{"field", "run"}, {"type", "ordinal"}, {"sort", nullptr}, {"title", "run"}};
   x["axis"] = many ? json{{"labels", false}, {"ticks", false}}
-                   : json{{"labelAngle", -30}, {"labelLimit", 180}};
+                   : json{{"labelAngle", -30}, {"labelLimit", 0}}; // never cut a run's name
   const json spec = {{"width", "container"},
                      {"height", 220},
                      {"data", {{"values", std::move(rows)}}},

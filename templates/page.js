@@ -79,6 +79,12 @@
       Object.keys(figure.datasets).forEach(function (name) {
         spec.datasets[name] = figure.datasets[name];
       });
+      // A layer with nothing to draw (no change point, no baseline) would only make Vega warn
+      // about the empty extent of its fields.
+      spec.layer = spec.layer.filter(function (layer) {
+        var name = layer.data && layer.data.name;
+        return !name || name === 'points' || spec.datasets[name].length > 0;
+      });
       spec.layer.forEach(function (layer) {
         var y = layer.encoding && layer.encoding.y;
         if (y && y.field) y.title = figure.y_title;

@@ -265,9 +265,18 @@ std::vector<std::string> notes(const PageContext& context) {
       "Composite: per family of limit, the geometric mean of the % of limit of the headline "
       "figures that every model measured (one per experiment), so that no single figure "
       "dominates and every model is averaged over the same figures."};
-  if (!context.options.prices.empty())
+  if (!context.options.prices.empty()) {
+    std::string unknown;
+    for (const auto& [model, usd] : context.options.prices)
+      if (std::find(context.page.device_models.begin(), context.page.device_models.end(), model) ==
+          context.page.device_models.end())
+        unknown += (unknown.empty() ? "" : ", ") + model;
     texts.push_back("Per $1000: the figure over the price given with --prices, for throughputs "
-                    "only, and only where two or more models have a price.");
+                    "only, and only where two or more models have a price." +
+                    (unknown.empty()
+                         ? std::string()
+                         : " Prices for models not in these results: " + unknown + "."));
+  }
   texts.push_back("Per W: each run's figure over the power drawn during that work, then the "
                   "median over the runs; only where two or more models have power telemetry.");
   return texts;
