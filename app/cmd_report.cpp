@@ -6,6 +6,7 @@
 #include "report.hpp"
 #include "core/results_json.hpp"
 #include "store/store.hpp"
+#include "version.hpp"
 
 #include <fmt/format.h>
 
@@ -36,18 +37,21 @@ void add_report(CLI::App& app, Action& action) {
       if (!args->prices.empty()) options.prices = report::load_prices(args->prices);
       Store store(args->db, Store::Mode::read_only);
       options.baseline_run = store.setting(settings::baseline_run).value_or("");
-      const json results = store.export_results(args->runs);
+      // Runs as the store reads them: no apod-results document in between (1000 runs, docs/performance.md).
+      std::vector<RunRecord> runs = store.read_runs(args->runs);
+      const std::size_t run_count = runs.size();
       const bool markdown = args->format == "markdown";
       const std::string out = !args->out.empty() ? args->out : markdown ? "-" : "apod-report.html";
       const std::string text =
-          markdown ? report::render_markdown(results, experiment_catalog(), options)
-                   : report::render_html(results, experiment_catalog(), report::reference_figures(), options);
+          markdown ? report::render_markdown(std::move(runs), experiment_catalog(), options)
+                   : report::render_html(std::move(runs), experiment_catalog(), report::reference_figures(),
+                                         options, std::string("apod ") + APOD_VERSION);
       if (out == "-") {
         std::cout << text;
         return exit_ok;
       }
       write_file_atomically(out, text);
-      std::cerr << fmt::format("wrote {} ({} run(s), {:.1f} KiB)\n", out, results["runs"].size(),
+      std::cerr << fmt::format("wrote {} ({} run(s), {:.1f} KiB)\n", out, run_count,
                                text.size() / 1024.0);
       return exit_ok;
     };

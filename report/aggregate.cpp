@@ -15,7 +15,7 @@ std::optional<double> median_of(const std::vector<double>& values) {
   return apod::summarize(values).median;
 }
 
-std::vector<PointAcrossRuns> points_across_runs(const MetricView& metric) {
+std::vector<PointAcrossRuns> group_across_runs(const MetricView& metric) {
   std::vector<PointAcrossRuns> groups;
   std::map<std::pair<std::string, std::string>, std::size_t> index_of;
   for (const auto& point : metric.points) {

@@ -52,7 +52,7 @@ json matched_chart(const std::vector<MatchedFigure>& figures, const std::string&
       if (const auto value = measure_of(model, measure))
         rows.push_back({{"figure", label},
                         {"device", model.model},
-                        {"value", *value},
+                        {"value", round_significant(*value)},
                         {"value_text", measure == Measure::pct_of_limit ? format_percent(*value)
                                                                         : format_number(*value)},
                         {"point", format_params(figure.params)}});

@@ -134,6 +134,13 @@ std::string format_date(const std::string& iso) {
   return seconds_since_epoch(iso) ? iso.substr(0, 10) : iso;
 }
 
+double round_significant(double value, int digits) {
+  if (value == 0 || !std::isfinite(value))
+    return value;
+  const double scale = std::pow(10.0, digits - 1 - std::floor(std::log10(std::fabs(value))));
+  return std::round(value * scale) / scale;
+}
+
 std::string format_ratio(double ratio) {
   if (!std::isfinite(ratio))
     return "—";

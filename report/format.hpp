@@ -51,6 +51,10 @@ std::optional<double> seconds_since_epoch(const std::string& iso);
 /// The date of such a timestamp ("2026-11-22"), or the text as it is.
 std::string format_date(const std::string& iso);
 
+/// `value` rounded to `digits` significant digits: chart data need no more than a chart can show,
+/// and every digit is page weight (a history of 1000 runs carries hundreds of thousands).
+double round_significant(double value, int digits = 6);
+
 /// A ratio as the page writes it: "1.52×".
 std::string format_ratio(double ratio);
 

@@ -45,7 +45,7 @@ std::vector<Bucket> buckets_of(const MachineSeries& series, std::size_t max) {
 }
 
 json number_or_null(const std::optional<double>& value) {
-  return value && std::isfinite(*value) ? json(*value) : json(nullptr);
+  return value && std::isfinite(*value) ? json(round_significant(*value)) : json(nullptr);
 }
 
 const json lookup_run = {{"lookup", "r"},
@@ -171,7 +171,7 @@ json figure_chart(const FigureHistory& figure, const BaselineVerdict& verdict) {
     for (const Bucket& bucket :
          buckets_of(series, full ? series.points.size() : buckets_per_machine)) {
       r.push_back(bucket.middle->run->index);
-      m.push_back(bucket.median);
+      m.push_back(round_significant(bucket.median));
       lo.push_back(number_or_null(bucket.low));
       hi.push_back(number_or_null(bucket.high));
     }
@@ -192,7 +192,7 @@ json figure_chart(const FigureHistory& figure, const BaselineVerdict& verdict) {
         if (point->run == verdict.candidate)
           marks.push_back(
               {{"r", point->run->index},
-               {"m", point->median},
+               {"m", round_significant(point->median)},
                {"text", fmt::format("{} ({})", figure.verdict->verdict,
                                     format_change(figure.verdict->candidate_median /
                                                       figure.verdict->baseline_median -

@@ -10,6 +10,7 @@
 #include "verdict.hpp"
 
 #include "core/measurement.hpp"
+#include "core/results_json.hpp"
 
 #include <fmt/format.h>
 
@@ -33,7 +34,7 @@ std::string cell(const std::string& text) {
 std::string table_row(const std::vector<std::string>& cells) {
   std::string row = "|";
   for (const auto& text : cells)
-    row += " " + cell(text) + " |";
+    row.append(" ").append(cell(text)).append(" |");
   return row + "\n";
 }
 
@@ -148,7 +149,12 @@ std::vector<const RunView*> runs_shown(const PageModel& page) {
 
 std::string render_markdown(const json& results, const json& catalog,
                             const RenderOptions& options) {
-  const PageModel page = build_page_model(results, catalog);
+  return render_markdown(runs_from_document(results), catalog, options);
+}
+
+std::string render_markdown(std::vector<RunRecord> runs, const json& catalog,
+                            const RenderOptions& options) {
+  const PageModel page = build_page_model(std::move(runs), catalog);
   const std::vector<HeadlineSeries> headlines = headline_series(page);
   std::string text =
       fmt::format("# apod: {} run{}\n\n", page.runs.size(), page.runs.size() == 1 ? "" : "s");
@@ -157,14 +163,14 @@ std::string render_markdown(const json& results, const json& catalog,
   text += "## Headline figures\n\n" + headline_table(page, headlines) + "\n";
   text += "## Against the pinned baseline\n\n" +
           verdict_text(baseline_verdict(page, options.baseline_run)) + "\n";
-  const auto runs = runs_shown(page);
-  if (runs.size() < page.runs.size())
+  const auto shown = runs_shown(page);
+  if (shown.size() < page.runs.size())
     text += fmt::format("Points of the newest run of each device model ({} of {} runs; "
                         "`--run ID` picks others).\n\n",
-                        runs.size(), page.runs.size());
+                        shown.size(), page.runs.size());
   for (const auto& experiment : page.experiments) {
     std::string body;
-    for (const RunView* run : runs)
+    for (const RunView* run : shown)
       if (const std::string table = experiment_table(experiment, *run); !table.empty())
         body +=
             fmt::format("### {} · {}\n\n", cell(run->name), cell(run->device_model)) + table + "\n";

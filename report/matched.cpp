@@ -129,7 +129,7 @@ std::vector<MatchedFigure> matched_figures(const PageModel& page, const Prices& 
           std::find(headlines.begin(), headlines.end(), &metric) != headlines.end();
       if (headlines_only && !headline)
         continue;
-      const std::vector<PointAcrossRuns> groups = points_across_runs(metric);
+      const std::vector<PointAcrossRuns>& groups = points_across_runs(metric);
       const ByParams points = by_params(groups, page.device_models);
       std::vector<const std::vector<const PointAcrossRuns*>*> chosen;
       if (headlines_only) {

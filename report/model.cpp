@@ -1,5 +1,6 @@
 #include "model.hpp"
 
+#include "aggregate.hpp"
 #include "format.hpp"
 
 #include "core/results_json.hpp"
@@ -350,6 +351,8 @@ PageModel build_page_model(std::vector<RunRecord> stored, const json& catalog) {
       experiment.catalog_version = version.get<long long>();
     experiment.chart = chart_settings(entry, experiment.param_keys);
     compare_with_limits(experiment);
+    for (auto& metric : experiment.metrics)
+      metric.across = group_across_runs(metric);
   }
   std::stable_sort(page.experiments.begin(), page.experiments.end(),
                    [](const auto& a, const auto& b) {

@@ -85,11 +85,24 @@ struct PointView {
   std::string peak_access_type; ///< the access type whose peak pct_of_peak is of; "" for the best
 };
 
+/// One point (device model and parameters) across the runs that measured it (aggregate.hpp).
+struct PointAcrossRuns {
+  std::string device_model;
+  const json* params = nullptr;         ///< of the first run's point
+  std::vector<const PointView*> points; ///< the verified points, one per run, in stored order
+  double median = 0, min = 0, max = 0;  ///< of the run medians
+  std::optional<double> pct_of_limit;   ///< median of the runs' % of theoretical
+  std::optional<double> pct_of_peak;    ///< median of the runs' % of achievable peak
+  std::size_t runs_with_peak = 0;
+};
+
 struct MetricView {
   std::string metric;
   std::string unit;
   bool higher_is_better = true;
   std::vector<PointView> points; ///< in stored order, failed ones included
+  /// The verified points grouped by device model and parameters (points_across_runs).
+  std::vector<PointAcrossRuns> across;
 
   /// The best ok point by the metric's direction, or nullptr when none is ok.
   const PointView* best() const;

@@ -8,6 +8,8 @@
 #include "sections/sections.hpp"
 #include "verdict.hpp"
 
+#include "core/results_json.hpp"
+
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -137,7 +139,14 @@ std::string render_partial(const assets::Asset& partial, mustache::data data) {
 
 std::string render_html(const json& results, const json& catalog, const json& references,
                         const RenderOptions& options) {
-  const PageModel page = build_page_model(results, catalog); // refuses what import would
+  // runs_from_document refuses what import would.
+  return render_html(runs_from_document(results), catalog, references, options,
+                     string_at(results, "generator", "unknown"));
+}
+
+std::string render_html(std::vector<RunRecord> runs, const json& catalog, const json& references,
+                        const RenderOptions& options, const std::string& generator) {
+  const PageModel page = build_page_model(std::move(runs), catalog);
   const std::vector<HeadlineSeries> headlines = headline_series(page);
   const std::vector<const json*> figures = published_figures(references);
   const BaselineVerdict verdict = baseline_verdict(page, options.baseline_run);
@@ -147,7 +156,7 @@ std::string render_html(const json& results, const json& catalog, const json& re
   mustache::data tree;
   tree.set("csp", content_security_policy());
   tree.set("title", page_title(page));
-  tree.set("generator", string_at(results, "generator", "unknown"));
+  tree.set("generator", generator.empty() ? std::string("unknown") : generator);
   tree.set("libraries", fmt::format("{}, {}, {}", assets::vega_js.version,
                                     assets::vega_lite_js.version, assets::vega_embed_js.version));
   tree.set("scope", scope_text(page));

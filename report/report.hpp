@@ -1,6 +1,8 @@
 // apod's report: an apod-results document in, one self-contained HTML page out.
 #pragma once
 
+#include "core/run_record.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -33,6 +35,12 @@ std::string render_html(const nlohmann::ordered_json& results,
                         const nlohmann::ordered_json& references,
                         const RenderOptions& options = {});
 
+/// The same page from runs already read (Store::read_runs), without a JSON round trip; the page
+/// says the results were written by `generator`.
+std::string render_html(std::vector<RunRecord> runs, const nlohmann::ordered_json& catalog,
+                        const nlohmann::ordered_json& references, const RenderOptions& options,
+                        const std::string& generator);
+
 /// The same results as markdown, for a terminal or a CI job summary (`apod report --format
 /// markdown`): the headline figures with their % of limit and spread, the verdict against the
 /// pinned baseline, and per experiment and run a table in nvbench's shape (parameters, samples,
@@ -41,6 +49,9 @@ std::string render_html(const nlohmann::ordered_json& results,
 std::string render_markdown(const nlohmann::ordered_json& results,
                             const nlohmann::ordered_json& catalog,
                             const RenderOptions& options = {});
+/// The same from runs already read.
+std::string render_markdown(std::vector<RunRecord> runs, const nlohmann::ordered_json& catalog,
+                            const RenderOptions& options);
 
 /// The published figures of the source documents (data/reference/*.json, compiled in), as the
 /// array of documents render_html takes.

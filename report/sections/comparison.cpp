@@ -183,7 +183,7 @@ TableData published_table(const PageContext& context) {
     if (metric == experiment->metrics.end())
       continue;
     std::vector<const PointAcrossRuns*> ours;
-    const auto groups = points_across_runs(*metric);
+    const auto& groups = points_across_runs(*metric);
     for (const auto& model : context.page.device_models) {
       const PointAcrossRuns* best = nullptr;
       for (const auto& group : groups)

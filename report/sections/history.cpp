@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace apod::report {
 
@@ -84,13 +85,15 @@ json runs_dataset(const Timeline& timeline) {
   json runs = json::array();
   for (const auto& machine : timeline.machines)
     for (const RunView* run : machine.runs)
-      runs.push_back({{"r", run->index},
-                      {"t", run->started_s ? json(*run->started_s * 1000) : json(nullptr)},
-                      {"run", run->name},
-                      {"label", run->run->label},
-                      {"commit", run->commit},
-                      {"machine", machine.label},
-                      {"colour", machine.colour}});
+      runs.push_back(
+          {{"r", run->index},
+           {"t", run->started_s ? json(static_cast<long long>(std::llround(*run->started_s * 1000)))
+                                : json(nullptr)},
+           {"run", run->name},
+           {"label", run->run->label},
+           {"commit", run->commit},
+           {"machine", machine.label},
+           {"colour", machine.colour}});
   return runs;
 }
 
