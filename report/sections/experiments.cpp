@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 namespace apod::report {
 
@@ -123,6 +124,29 @@ TableData values_per_run(const PageModel& page, const ExperimentView& experiment
   return table;
 }
 
+struct FailureAcrossRuns {
+  std::string device_model;
+  const PointView* point = nullptr; ///< the first failure: its parameters and reason
+  std::vector<const RunView*> runs; ///< the runs in which the point failed that way
+};
+
+// The failed points of `metric` by device model, parameters and reason, in first-seen order.
+std::vector<FailureAcrossRuns> failures_across_runs(const MetricView& metric) {
+  std::vector<FailureAcrossRuns> failures;
+  std::map<std::string, std::size_t> index_of;
+  for (const auto& point : metric.points) {
+    if (point.ok)
+      continue;
+    const std::string key =
+        point.run->device_model + '\n' + point.params_key + '\n' + point.failure;
+    auto [it, added] = index_of.try_emplace(key, failures.size());
+    if (added)
+      failures.push_back({point.run->device_model, &point, {}});
+    failures[it->second].runs.push_back(point.run);
+  }
+  return failures;
+}
+
 // Past runs_drawn_apart runs: one row per device model and point (median of the run medians and
 // their range), and each failed point of each run on its own row.
 TableData values_across_runs(const PageModel& page, const ExperimentView& experiment) {
@@ -164,14 +188,17 @@ TableData values_across_runs(const PageModel& page, const ExperimentView& experi
       cells.push_back({std::to_string(noisy), numeric});
       table.add_row(cells, noisy ? "noisy" : "");
     }
-    for (const auto& point : metric.points) {
-      if (point.ok)
-        continue;
-      std::vector<Cell> cells = {{point.run->name}};
-      add_param_cells(cells, experiment, point.measurement->params);
+    // A point that failed the same way in many runs is one row that says in which.
+    for (const auto& failure : failures_across_runs(metric)) {
+      std::vector<Cell> cells = {
+          {failure.runs.size() == 1
+               ? failure.runs.front()->name
+               : fmt::format("{}: {} runs, {} to {}", failure.device_model, failure.runs.size(),
+                             failure.runs.front()->name, failure.runs.back()->name)}};
+      add_param_cells(cells, experiment, failure.point->measurement->params);
       if (several_metrics)
         cells.push_back({display_name(metric.metric)});
-      cells.push_back({"failed: " + point.failure, "error", figure_columns + 1});
+      cells.push_back({"failed: " + failure.point->failure, "error", figure_columns + 1});
       table.add_row(cells, "failed");
     }
   }

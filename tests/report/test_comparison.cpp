@@ -14,6 +14,7 @@
 #include "palette.hpp"
 #include "report.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -154,7 +155,7 @@ TEST(StableColours, AModelKeepsItsColourInEveryReport) {
   // Two names that hash alike still get two colours within one chart.
   std::string first = "a", second;
   for (int i = 0; second.empty(); ++i)
-    if (const std::string name = "m" + std::to_string(i); palette_slot(name) == palette_slot(first))
+    if (const std::string name = fmt::format("m{}", i); palette_slot(name) == palette_slot(first))
       second = name;
   const auto pair = stable_colours({first, second});
   EXPECT_NE(pair[0], pair[1]);
