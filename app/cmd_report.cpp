@@ -2,9 +2,9 @@
 #include "commands.hpp"
 #include "core/errors.hpp"
 #include "core/experiment.hpp"
+#include "core/results_json.hpp"
 #include "core/vocabulary.hpp"
 #include "report.hpp"
-#include "core/results_json.hpp"
 #include "store/store.hpp"
 #include "version.hpp"
 
@@ -16,35 +16,45 @@
 namespace apod::cli {
 
 void add_report(CLI::App& app, Action& action) {
-  struct Args { std::string db = "apod.db", out, prices, format = "html"; std::vector<std::string> runs; };
+  struct Args {
+    std::string db = "apod.db", out, prices, format = "html";
+    std::vector<std::string> runs;
+  };
   auto args = std::make_shared<Args>();
-  auto* report = app.add_subcommand("report", "render the stored runs as one self-contained HTML page (or markdown tables)");
+  auto* report = app.add_subcommand(
+      "report", "render the stored runs as one self-contained HTML page (or markdown tables)");
   report->add_option("--db", args->db, "SQLite database to read")->capture_default_str();
   report->add_option("--out", args->out,
-                     "file to write (default: apod-report.html; markdown: standard output; - for standard output)");
+                     "file to write (default: apod-report.html; markdown: standard output; - for "
+                     "standard output)");
   report->add_option("--run", args->runs, "runs to include (id or unique prefix; default: all)");
   report->add_option("--prices", args->prices,
-                     "JSON file of device model -> price in USD, e.g. {\"NVIDIA H200\": 32000}: adds GB/s per $1000 "
+                     "JSON file of device model -> price in USD, e.g. {\"NVIDIA H200\": 32000}: "
+                     "adds GB/s per $1000 "
                      "to the hardware comparison");
-  report->add_option("--format", args->format,
-                     "html: one self-contained page; markdown: nvbench-style tables for a terminal or a CI summary")
+  report
+      ->add_option("--format", args->format,
+                   "html: one self-contained page; markdown: nvbench-style tables for a terminal "
+                   "or a CI summary")
       ->check(CLI::IsMember({"html", "markdown"}))
       ->capture_default_str();
   report->callback([&action, args] {
     action = [args] {
       // The prices first: a bad file is the user's to fix (exit 2) before any database is opened.
       report::RenderOptions options;
-      if (!args->prices.empty()) options.prices = report::load_prices(args->prices);
+      if (!args->prices.empty())
+        options.prices = report::load_prices(args->prices);
       Store store(args->db, Store::Mode::read_only);
       options.baseline_run = store.setting(settings::baseline_run).value_or("");
-      // Runs as the store reads them: no apod-results document in between (1000 runs, docs/performance.md).
-      std::vector<RunRecord> runs = store.read_runs(args->runs);
+      // Runs as the store reads them: no apod-results document in between (1000 runs,
+      // docs/performance.md).
+      const std::vector<RunRecord> runs = store.read_runs(args->runs);
       const std::size_t run_count = runs.size();
       const bool markdown = args->format == "markdown";
       const std::string out = !args->out.empty() ? args->out : markdown ? "-" : "apod-report.html";
       const std::string text =
-          markdown ? report::render_markdown(std::move(runs), experiment_catalog(), options)
-                   : report::render_html(std::move(runs), experiment_catalog(), report::reference_figures(),
+          markdown ? report::render_markdown(runs, experiment_catalog(), options)
+                   : report::render_html(runs, experiment_catalog(), report::reference_figures(),
                                          options, std::string("apod ") + APOD_VERSION);
       if (out == "-") {
         std::cout << text;
@@ -58,4 +68,4 @@ void add_report(CLI::App& app, Action& action) {
   });
 }
 
-}  // namespace apod::cli
+} // namespace apod::cli

@@ -149,12 +149,13 @@ std::vector<const RunView*> runs_shown(const PageModel& page) {
 
 std::string render_markdown(const json& results, const json& catalog,
                             const RenderOptions& options) {
-  return render_markdown(runs_from_document(results), catalog, options);
+  const std::vector<RunRecord> runs = runs_from_document(results);
+  return render_markdown(runs, catalog, options);
 }
 
-std::string render_markdown(std::vector<RunRecord> runs, const json& catalog,
+std::string render_markdown(const std::vector<RunRecord>& runs, const json& catalog,
                             const RenderOptions& options) {
-  const PageModel page = build_page_model(std::move(runs), catalog);
+  const PageModel page = build_page_model(runs, catalog);
   const std::vector<HeadlineSeries> headlines = headline_series(page);
   std::string text =
       fmt::format("# apod: {} run{}\n\n", page.runs.size(), page.runs.size() == 1 ? "" : "s");

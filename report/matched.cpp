@@ -34,14 +34,14 @@ ModelFigure model_figure(const PointAcrossRuns& across, const Prices& prices, bo
 }
 
 // Groups of one metric by parameters: the parameters' key -> one group per model, model order.
-using ByParams = std::vector<std::pair<std::string, std::vector<const PointAcrossRuns*>>>;
+using ByParams = std::vector<std::pair<const char*, std::vector<const PointAcrossRuns*>>>;
 
 ByParams by_params(const std::vector<PointAcrossRuns>& groups,
                    const std::vector<std::string>& models) {
   ByParams found;
-  std::map<std::string, std::size_t> index_of;
+  std::map<const char*, std::size_t> index_of; // interned parameters: one address each
   for (const auto& group : groups) {
-    const std::string& key = group.points.front()->params_key;
+    const char* key = group.points.front()->params_key.data();
     auto [it, added] = index_of.try_emplace(key, found.size());
     if (added)
       found.emplace_back(key, std::vector<const PointAcrossRuns*>(models.size(), nullptr));

@@ -152,11 +152,14 @@ std::vector<RunView> collect_runs(const std::vector<RunRecord>& stored) {
   return runs;
 }
 
+std::string_view intern(PageModel& page, std::string text) {
+  return *page.interned.insert(std::move(text)).first;
+}
+
 PointView make_point(const Measurement& measurement, const RunView& run) {
   PointView point;
   point.measurement = &measurement;
   point.run = &run;
-  point.params_key = measurement.params.dump();
   const PointStatus status = point_status(measurement);
   point.ok = status.ok();
   point.failure = status.reason;
@@ -247,7 +250,8 @@ std::string access_type_of(const PointView& point) {
 // The runner's rule (core/vocabulary.hpp): a point's own limit replaces its device's
 // (docs/results-format.md: zero copy uses both directions of the PCIe link); figures in other
 // units are read against their own extra.limit where the experiment stored one.
-void set_limit(PointView& point, const ExperimentView& experiment, const MetricView& metric) {
+void set_limit(PageModel& page, PointView& point, const ExperimentView& experiment,
+               const MetricView& metric) {
   DeviceInfo limits; // only the stored limits matter here
   const json& extra = point.measurement->extra;
   const bool own = has_number(extra, keys::limit_gbs);
@@ -260,18 +264,18 @@ void set_limit(PointView& point, const ExperimentView& experiment, const MetricV
   point.own_limit = own && point.limit_gbs;
   point.limit_value = point.limit_gbs;
   if (point.limit_gbs) {
-    point.limit_text = limit_words(experiment.chart.limit, extra);
+    point.limit_text = intern(page, limit_words(experiment.chart.limit, extra));
   } else if (metric.unit != "GB/s" && has_number(extra, keys::limit) &&
              extra.at(keys::limit).get<double>() > 0) {
     point.limit_value = extra.at(keys::limit).get<double>();
-    point.limit_text = string_at(extra, keys::limit_label, own_limit_phrase);
+    point.limit_text = intern(page, string_at(extra, keys::limit_label, own_limit_phrase));
   }
 }
 
-void compare_with_limits(ExperimentView& experiment) {
+void compare_with_limits(PageModel& page, ExperimentView& experiment) {
   for (auto& metric : experiment.metrics) {
     for (auto& point : metric.points) {
-      set_limit(point, experiment, metric);
+      set_limit(page, point, experiment, metric);
       if (point.ok)
         point.pct_of_limit = percent_of(point.median, point.limit_value);
       if (point.ok && experiment.compares_with_peak(metric)) {
@@ -289,13 +293,16 @@ void compare_with_limits(ExperimentView& experiment) {
 } // namespace
 
 PageModel build_page_model(const json& results, const json& catalog) {
-  return build_page_model(runs_from_document(results), catalog);
+  std::vector<RunRecord> records = runs_from_document(results);
+  PageModel page = build_page_model(records, catalog);
+  // The views point into the records' heap storage, which the move hands over intact.
+  page.records = std::move(records);
+  return page;
 }
 
-PageModel build_page_model(std::vector<RunRecord> stored, const json& catalog) {
+PageModel build_page_model(const std::vector<RunRecord>& stored, const json& catalog) {
   PageModel page;
-  page.records = std::move(stored);
-  page.runs = collect_runs(page.records);
+  page.runs = collect_runs(stored);
   for (auto& run : page.runs) {
     find_peak(run);
     if (!contains(page.device_models, run.device_model))
@@ -334,6 +341,7 @@ PageModel build_page_model(std::vector<RunRecord> stored, const json& catalog) {
           metric->higher_is_better = measurement.direction == Direction::higher;
         }
         metric->points.push_back(make_point(measurement, run));
+        metric->points.back().params_key = intern(page, measurement.params.dump());
       }
     }
   }
@@ -350,7 +358,7 @@ PageModel build_page_model(std::vector<RunRecord> stored, const json& catalog) {
     if (version.is_number_integer())
       experiment.catalog_version = version.get<long long>();
     experiment.chart = chart_settings(entry, experiment.param_keys);
-    compare_with_limits(experiment);
+    compare_with_limits(page, experiment);
     for (auto& metric : experiment.metrics)
       metric.across = group_across_runs(metric);
   }

@@ -11,6 +11,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace apod::report {
@@ -65,9 +67,11 @@ struct RunView {
 struct PointView {
   const Measurement* measurement = nullptr;
   const RunView* run = nullptr;
-  std::string params_key; ///< the parameters as compact JSON: the same point in another run
-  bool ok = false;        ///< point_status() is ok: only such points carry figures
-  std::string failure;    ///< point_status()'s reason when not ok
+  /// The parameters as compact JSON: the same point in another run. Interned by the page model,
+  /// so equal keys share one address (`params_key.data()` identifies the parameters).
+  std::string_view params_key;
+  bool ok = false;     ///< point_status() is ok: only such points carry figures
+  std::string failure; ///< point_status()'s reason when not ok
   double median = 0, min = 0, max = 0;
   long long n = 0;
   std::optional<double> ci_low, ci_high; ///< 95% confidence interval of the median, if stored
@@ -77,7 +81,7 @@ struct PointView {
   /// The limit in the point's own unit: limit_gbs for GB/s figures, else extra.limit (peak
   /// FLOP/s, banks x 4 bytes per clock) where the experiment stored one.
   std::optional<double> limit_value;
-  std::string limit_text;             ///< the limit's words (limit_words, or extra.limit_label)
+  std::string_view limit_text; ///< the limit's words (limit_words, or extra.limit_label); interned
   std::optional<double> pct_of_limit; ///< median as a percentage of limit_value
   /// Median as a percentage of its own run's achievable peak (of its access type where the run
   /// measured one for it): DRAM GB/s figures of runs that measured one.
@@ -142,9 +146,10 @@ struct ExperimentView {
   }
 };
 
-/// Owns the runs it was built from; its views point into them (a move keeps them valid).
+/// Its views point into the runs it was built from: its own `records` (from a document) or the
+/// caller's (which must then outlive it). A move keeps them valid.
 struct PageModel {
-  std::vector<RunRecord> records; ///< the runs as read (run_from_json), in document order
+  std::vector<RunRecord> records; ///< the runs read from a document; empty when not owned
   std::vector<RunView> runs;
   std::vector<ExperimentView> experiments; ///< by catalog order, then name; unknown ones last
 
@@ -155,6 +160,9 @@ struct PageModel {
   PageModel& operator=(const PageModel&) = delete;
 
   std::vector<std::string> device_models; ///< distinct device names, in order of first run
+  /// The strings points share (parameters, limit words), stored once: a history of 1000 runs
+  /// has hundreds of thousands of points but a few hundred distinct parameter sets.
+  std::unordered_set<std::string> interned;
 
   bool several_runs() const { return runs.size() > 1; }
   /// Past runs_drawn_apart runs, charts and tables summarise each point across runs.
@@ -168,8 +176,10 @@ struct PageModel {
 };
 
 /// Groups runs by experiment and metric, with `catalog` (experiment_catalog() output)
-/// supplying titles and chart settings.
-PageModel build_page_model(std::vector<RunRecord> runs, const json& catalog);
+/// supplying titles and chart settings. The model points into `runs`, which must outlive it.
+PageModel build_page_model(const std::vector<RunRecord>& runs, const json& catalog);
+/// A temporary would leave the model's views dangling.
+PageModel build_page_model(std::vector<RunRecord>&& runs, const json& catalog) = delete;
 /// The same from an apod-results document, read by runs_from_document (core/results_json.hpp):
 /// a document that import would refuse is refused here too (apod::InputError).
 PageModel build_page_model(const json& results, const json& catalog);

@@ -140,13 +140,15 @@ std::string render_partial(const assets::Asset& partial, mustache::data data) {
 std::string render_html(const json& results, const json& catalog, const json& references,
                         const RenderOptions& options) {
   // runs_from_document refuses what import would.
-  return render_html(runs_from_document(results), catalog, references, options,
+  const std::vector<RunRecord> runs = runs_from_document(results);
+  return render_html(runs, catalog, references, options,
                      string_at(results, "generator", "unknown"));
 }
 
-std::string render_html(std::vector<RunRecord> runs, const json& catalog, const json& references,
-                        const RenderOptions& options, const std::string& generator) {
-  const PageModel page = build_page_model(std::move(runs), catalog);
+std::string render_html(const std::vector<RunRecord>& runs, const json& catalog,
+                        const json& references, const RenderOptions& options,
+                        const std::string& generator) {
+  const PageModel page = build_page_model(runs, catalog);
   const std::vector<HeadlineSeries> headlines = headline_series(page);
   const std::vector<const json*> figures = published_figures(references);
   const BaselineVerdict verdict = baseline_verdict(page, options.baseline_run);

@@ -37,7 +37,7 @@ std::string render_html(const nlohmann::ordered_json& results,
 
 /// The same page from runs already read (Store::read_runs), without a JSON round trip; the page
 /// says the results were written by `generator`.
-std::string render_html(std::vector<RunRecord> runs, const nlohmann::ordered_json& catalog,
+std::string render_html(const std::vector<RunRecord>& runs, const nlohmann::ordered_json& catalog,
                         const nlohmann::ordered_json& references, const RenderOptions& options,
                         const std::string& generator);
 
@@ -50,8 +50,8 @@ std::string render_markdown(const nlohmann::ordered_json& results,
                             const nlohmann::ordered_json& catalog,
                             const RenderOptions& options = {});
 /// The same from runs already read.
-std::string render_markdown(std::vector<RunRecord> runs, const nlohmann::ordered_json& catalog,
-                            const RenderOptions& options);
+std::string render_markdown(const std::vector<RunRecord>& runs,
+                            const nlohmann::ordered_json& catalog, const RenderOptions& options);
 
 /// The published figures of the source documents (data/reference/*.json, compiled in), as the
 /// array of documents render_html takes.

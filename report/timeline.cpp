@@ -73,7 +73,7 @@ bool is_headline(const std::vector<HeadlineSeries>& headlines, const ExperimentV
                  const MetricView& metric, const std::string& model, const PointView& point) {
   return std::any_of(headlines.begin(), headlines.end(), [&](const HeadlineSeries& s) {
     return s.experiment == &experiment && s.metric == &metric && s.device_model == model &&
-           s.headline->params_key == point.params_key;
+           s.headline->params_key.data() == point.params_key.data(); // interned
   });
 }
 
@@ -81,12 +81,12 @@ bool is_headline(const std::vector<HeadlineSeries>& headlines, const ExperimentV
 void add_metric(std::vector<FigureHistory>& figures, const std::vector<const Machine*>& machines,
                 const ExperimentView& experiment, const MetricView& metric,
                 const std::string& model) {
-  std::unordered_map<std::string, std::size_t> figure_of;
+  std::unordered_map<const char*, std::size_t> figure_of; // interned parameters
   const std::size_t first = figures.size();
   for (const auto& point : metric.points) {
     if (!point.ok || point.run->device_model != model)
       continue;
-    auto [it, added] = figure_of.try_emplace(point.params_key, figures.size());
+    auto [it, added] = figure_of.try_emplace(point.params_key.data(), figures.size());
     if (added) {
       FigureHistory figure;
       figure.experiment = &experiment;

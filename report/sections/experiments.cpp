@@ -138,7 +138,7 @@ std::vector<FailureAcrossRuns> failures_across_runs(const MetricView& metric) {
     if (point.ok)
       continue;
     const std::string key =
-        point.run->device_model + '\n' + point.params_key + '\n' + point.failure;
+        point.run->device_model + '\n' + std::string(point.params_key) + '\n' + point.failure;
     auto [it, added] = index_of.try_emplace(key, failures.size());
     if (added)
       failures.push_back({point.run->device_model, &point, {}});

@@ -32,7 +32,7 @@ std::string plural(std::size_t count, const char* noun) {
 std::string limit_short(const PointView& point, LimitKind kind) {
   if (point.limit_gbs && !point.own_limit)
     return std::string("of ") + limit_word(kind);
-  return point.limit_text.empty() ? "" : "of " + short_title(point.limit_text);
+  return point.limit_text.empty() ? "" : "of " + short_title(std::string(point.limit_text));
 }
 
 std::string runs_text(const PageModel& page, const std::string& model) {
@@ -65,7 +65,7 @@ mustache::data figure_row(const HeadlineSeries& series) {
     row.set("pct", format_percent(*series.pct_of_limit));
     row.set("bar_width", fmt::format("{:.1f}%", std::clamp(*series.pct_of_limit, 0.0, 100.0)));
     row.set("limit", limit_short(point, experiment.chart.limit));
-    row.set("limit_words", point.limit_text);
+    row.set("limit_words", std::string(point.limit_text));
   } else {
     row.set("pct", false);
     const bool unknown = experiment.chart.limit != LimitKind::none && series.metric->unit == "GB/s";

@@ -57,9 +57,8 @@ int main(int argc, char** argv) {
                            std::chrono::duration<double>(clock::now() - read).count());
   std::string html;
   for (int repetition = 1; repetition <= 3; ++repetition) {
-    std::vector<apod::RunRecord> copy = runs;
     const auto start = clock::now();
-    html = apod::report::render_html(std::move(copy), catalog, references, options,
+    html = apod::report::render_html(runs, catalog, references, options,
                                      results["generator"].get<std::string>());
     const double seconds = std::chrono::duration<double>(clock::now() - start).count();
     std::cout << fmt::format("render {}: {:.3f} s\n", repetition, seconds);

@@ -156,7 +156,7 @@ inline nlohmann::ordered_json synthetic_history(const SyntheticShape& shape) {
   for (int r = 0; r < runs; ++r) {
     const bool a100 =
         shape.machines == 3 ? r % 3 == 2 : a100_every > 0 && r % a100_every == a100_every - 1;
-    const double scale = a100 ? 0.33 : 1.0;
+    const double pcie = a100 ? 31.5 : 63.0; // each figure in proportion to its own device's limits
     const double dram = a100 ? 1555.2 : 4814.3;
     json measurements = json::array();
     auto add = [&](json m, const std::string& model) {
@@ -172,7 +172,7 @@ inline nlohmann::ordered_json synthetic_history(const SyntheticShape& shape) {
         for (int blocks : {0, 1, 2, 4, 8}) {
           const std::string config = fmt::format("v{} e{} {}", vector_bytes, elements,
                                                  blocks ? fmt::format("b{}", blocks) : "full");
-          const double centre = dram * scale * (0.70 + 0.012 * vector_bytes + 0.01 * elements);
+          const double centre = dram * (0.70 + 0.012 * vector_bytes + 0.01 * elements);
           json m = measurement("peak_copy",
                                {{"method", "kernel"},
                                 {"vector_bytes", vector_bytes},
@@ -203,8 +203,8 @@ inline nlohmann::ordered_json synthetic_history(const SyntheticShape& shape) {
          {"h2d pageable", "h2d pinned", "d2h pageable", "d2h pinned", "zero_copy mapped"})
       for (double bytes = 4096; bytes <= 268435456; bytes *= 4)
         add(measurement("host_transfer", {{"series", series}, {"bytes", bytes}},
-                        "effective_bandwidth", "GB/s", "higher", 55.0 * bytes / (bytes + 2e5),
-                        0.02),
+                        "effective_bandwidth", "GB/s", "higher",
+                        0.87 * pcie * bytes / (bytes + 2e5), 0.02),
             model);
     for (const char* law : {"strong", "weak"}) {
       for (int sms = 8; sms <= 132; sms += 16)
@@ -231,7 +231,7 @@ inline nlohmann::ordered_json synthetic_history(const SyntheticShape& shape) {
                           "lower", 12.0 / std::sqrt(streams), 0.01),
               model);
     add(measurement("staged_copy", {{"n_streams", 1}, {"mode", "alone"}}, "h2d_bandwidth", "GB/s",
-                    "higher", 54.0, 0.01),
+                    "higher", 0.86 * pcie, 0.01),
         model);
 
     json telemetry = json::array();
@@ -304,7 +304,7 @@ inline nlohmann::ordered_json synthetic_history(const SyntheticShape& shape) {
           {"compute_capability", a100 ? "8.0" : "9.0"},
           {"sm_count", a100 ? 108 : 132},
           {"theoretical_bandwidth_gbs", dram},
-          {"theoretical_pcie_gbs", a100 ? 31.5 : 63.0}}},
+          {"theoretical_pcie_gbs", pcie}}},
         {"experiments", std::move(experiments)},
         {"telemetry", std::move(telemetry)},
         {"measurements", std::move(measurements)},
