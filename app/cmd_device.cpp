@@ -29,6 +29,13 @@ void print_device(const DeviceInfo& d) {
     std::cout << fmt::format("theoretical PCIe bandwidth  {:.1f} GB/s per direction (after line encoding)\n", *pcie);
   else
     std::cout << "theoretical PCIe bandwidth  unknown (link generation not readable)\n";
+  const auto h2d = d.attainable_pcie_gbs(PcieDirection::host_to_device);
+  const auto d2h = d.attainable_pcie_gbs(PcieDirection::device_to_host);
+  if (h2d && d2h)
+    std::cout << fmt::format(
+        "attainable PCIe bandwidth   {:.1f} GB/s host to device, {:.1f} GB/s device to host "
+        "(protocol overhead at MPS {} B{})\n",
+        *h2d, *d2h, d.pcie_max_payload_bytes, d.pcie_max_payload_assumed ? ", assumed" : "");
 }
 
 }  // namespace

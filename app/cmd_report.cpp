@@ -2,7 +2,10 @@
 #include "commands.hpp"
 #include "core/errors.hpp"
 #include "core/experiment.hpp"
+#include "core/limits.hpp"
+#include "core/output_file.hpp"
 #include "core/results_json.hpp"
+#include "core/text.hpp"
 #include "core/vocabulary.hpp"
 #include "report.hpp"
 #include "store/store.hpp"
@@ -40,6 +43,15 @@ void add_report(CLI::App& app, Action& action) {
       ->capture_default_str();
   report->callback([&action, args] {
     action = [args] {
+      check_database_path(args->db);
+      std::vector<OutputInput> inputs = {{args->db, "the database", true}};
+      if (!args->prices.empty())
+        inputs.push_back({args->prices, "the prices file", false});
+      const bool markdown = args->format == "markdown";
+      const std::string out_path = !args->out.empty() ? args->out
+                                   : markdown         ? "-"
+                                                      : "apod-report.html";
+      OutputFile out(out_path, inputs); // checked before any work
       // The prices first: a bad file is the user's to fix (exit 2) before any database is opened.
       report::RenderOptions options;
       if (!args->prices.empty())
@@ -49,20 +61,20 @@ void add_report(CLI::App& app, Action& action) {
       // Runs as the store reads them: no apod-results document in between (1000 runs,
       // docs/performance.md).
       const std::vector<RunRecord> runs = store.read_runs(args->runs);
-      const std::size_t run_count = runs.size();
-      const bool markdown = args->format == "markdown";
-      const std::string out = !args->out.empty() ? args->out : markdown ? "-" : "apod-report.html";
       const std::string text =
           markdown ? report::render_markdown(runs, experiment_catalog(), options)
                    : report::render_html(runs, experiment_catalog(), report::reference_figures(),
                                          options, std::string("apod ") + APOD_VERSION);
-      if (out == "-") {
-        std::cout << text;
-        return exit_ok;
-      }
-      write_file_atomically(out, text);
-      std::cerr << fmt::format("wrote {} ({} run(s), {:.1f} KiB)\n", out, run_count,
-                               text.size() / 1024.0);
+      if (text.size() > limits::max_report_bytes)
+        throw InputError(
+            fmt::format("the report would be {} MiB, more than the {} MiB apod writes; "
+                        "choose fewer runs with --run",
+                        text.size() / limits::MiB, limits::max_report_bytes / limits::MiB));
+      out.write(text);
+      out.commit();
+      if (out_path != "-")
+        std::cerr << fmt::format("wrote {} ({} run(s), {:.1f} KiB)\n", terminal_text(out_path),
+                                 runs.size(), text.size() / 1024.0);
       return exit_ok;
     };
   });

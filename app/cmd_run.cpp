@@ -3,6 +3,7 @@
 #include "core/errors.hpp"
 #include "core/device.hpp"
 #include "run/run.hpp"
+#include "store/store.hpp"
 
 #include <spawn.h>
 #include <sys/wait.h>
@@ -137,6 +138,7 @@ void add_run(CLI::App& app, Action& action) {
 
   run->callback([&action, req, flags, device, all_at_once] {
     action = [req, flags, device, all_at_once]() -> int {
+      check_database_path(req->db_path);  // "", ":memory:" or a URI would store the run nowhere
       const bool resuming = !req->resume_run.empty();  // the run's own device and settings
       if (!resuming && *device == "all") return run_on_every_device(*all_at_once);
       if (*all_at_once) throw InputError("--all-at-once goes with --device all");

@@ -1,101 +1,233 @@
-// apod list, export, import: reading and writing the store.
+// apod list, export, import, merge: reading and writing the store.
 #include "commands.hpp"
 #include "core/errors.hpp"
 #include "core/experiment.hpp"
+#include "core/output_file.hpp"
 #include "core/results_json.hpp"
+#include "core/text.hpp"
 #include "store/store.hpp"
 
 #include <fmt/format.h>
 
 #include <iostream>
+#include <map>
 #include <memory>
+#include <optional>
 
 namespace apod::cli {
 
+namespace {
+
+const std::map<std::string, OnConflict> on_conflict_words = {
+    {"refuse", OnConflict::refuse}, {"keep", OnConflict::keep}, {"replace", OnConflict::replace}};
+
+void add_on_conflict(CLI::App* cmd, std::string& choice) {
+  cmd->add_option("--on-conflict", choice,
+                  "when a run's id is stored with other content (and neither copy is a later "
+                  "state of the other): refuse (exit 2, nothing written), keep the stored copy, "
+                  "or replace it")
+      ->check(CLI::IsMember({"refuse", "keep", "replace"}))
+      ->capture_default_str();
+}
+
+// One line per run replaced or kept, then the counts: no run is dropped unsaid.
+void report_import(const ImportSummary& s, const char* verb, const std::string& db) {
+  for (const auto& note : s.notes)
+    std::cerr << terminal_text(note) << "\n";
+  std::cerr << fmt::format(
+      "{} {} run(s) into {}; {} already present{}\n", verb, s.added, terminal_text(db),
+      s.already_present,
+      s.notes.empty() ? "" : fmt::format("; {} kept or replaced (above)", s.notes.size()));
+}
+
+void list_runs(Store& store, bool as_json) {
+  const auto runs = store.list_runs();
+  if (as_json) { // JSON escapes every control character itself
+    json out = json::array();
+    for (const auto& r : runs)
+      out.push_back({{"id", r.id},
+                     {"label", r.label},
+                     {"started_at", r.started_at},
+                     {"finished_at", r.finished_at ? json(*r.finished_at) : json(nullptr)},
+                     {"status", r.status},
+                     {"device", r.device_name},
+                     {"points", r.measurements}});
+    std::cout << out.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    return;
+  }
+  const auto row = fmt::runtime("{:<32}  {:<24}  {:<11}  {:>6}  {:<20}  {}\n");
+  std::cout << fmt::format(row, "id", "started", "status", "points", "device", "label");
+  for (const auto& r : runs) // stored text reaches a terminal: no escape sequence gets through
+    std::cout << fmt::format(row, terminal_text(r.id), terminal_text(r.started_at),
+                             terminal_text(r.status), r.measurements, terminal_text(r.device_name),
+                             terminal_text(r.label));
+}
+
+} // namespace
+
 void add_list(CLI::App& app, Action& action) {
-  struct Args { std::string db = "apod.db"; bool runs = false; };
+  struct Args {
+    std::string db = "apod.db";
+    bool runs = false, json = false;
+  };
   auto args = std::make_shared<Args>();
-  auto* list = app.add_subcommand("list", "list the experiments of the matrix, or with --runs the stored runs");
+  auto* list = app.add_subcommand(
+      "list", "list the experiments of the matrix, or with --runs the stored runs");
   list->add_flag("--runs", args->runs, "list the runs stored in --db instead");
-  list->add_option("--db", args->db, "SQLite database to read (with --runs)")->capture_default_str();
+  list->add_flag("--json", args->json, "with --runs: a JSON array, one object per run");
+  list->add_option("--db", args->db, "SQLite database to read (with --runs)")
+      ->capture_default_str();
   list->callback([&action, args] {
     action = [args] {
       if (!args->runs) {
+        if (args->json)
+          throw InputError("--json goes with --runs");
         for (const auto& e : experiments())
-          if (!e.hidden) std::cout << fmt::format("{:<18} v{}  {}\n", e.name, e.version, e.title);
+          if (!e.hidden)
+            std::cout << fmt::format("{:<18} v{}  {}\n", e.name, e.version, e.title);
         return exit_ok;
       }
+      check_database_path(args->db);
       Store store(args->db, Store::Mode::read_only);
-      constexpr const char* row_format = "{:<32}  {:<24}  {:<11}  {:>6}  {:<20}  {}\n";
-      const auto row = fmt::runtime(row_format);
-      std::cout << fmt::format(row, "id", "started", "status", "points", "device", "label");
-      for (const auto& r : store.list_runs())
-        std::cout << fmt::format(row, r.id, r.started_at, r.status, r.measurements, r.device_name, r.label);
+      list_runs(store, args->json);
       return exit_ok;
     };
   });
 }
 
 void add_export(CLI::App& app, Action& action) {
-  struct Args { std::string db = "apod.db", format = "json", out = "-"; std::vector<std::string> runs; };
+  struct Args {
+    std::string db = "apod.db", format = "json", out = "-";
+    std::vector<std::string> runs;
+  };
   auto args = std::make_shared<Args>();
-  auto* exp = app.add_subcommand("export", "write stored runs as an apod-results JSON document");
+  auto* exp =
+      app.add_subcommand("export", "write stored runs as an apod-results JSON document, or as CSV");
   exp->add_option("--db", args->db, "SQLite database to read")->capture_default_str();
-  exp->add_option("--format", args->format, "output format")->check(CLI::IsMember({"json"}))->capture_default_str();
-  exp->add_option("--out", args->out, "file to write, - for stdout")->capture_default_str();
+  exp->add_option("--format", args->format,
+                  "json (an apod-results document) or csv (one row per point)")
+      ->check(CLI::IsMember({"json", "csv"}))
+      ->capture_default_str();
+  exp->add_option("--out", args->out,
+                  "file to write, - for stdout; a name ending in .gz is gzip-compressed")
+      ->capture_default_str();
   exp->add_option("--run", args->runs, "runs to export (id or unique prefix; default: all)");
   exp->callback([&action, args] {
     action = [args] {
+      check_database_path(args->db);
+      OutputFile out(args->out, {{args->db, "the database", true}}); // checked before any work
       Store store(args->db, Store::Mode::read_only);
-      const std::string text = store.export_results(args->runs).dump(2) + "\n";
-      if (args->out == "-")
-        std::cout << text;
+      const RunSource runs = [&](const auto& each) { store.for_each_run(args->runs, each); };
+      if (args->format == "csv")
+        write_results_csv(out, runs);
       else
-        write_file_atomically(args->out, text);
+        write_results_json(out, runs);
+      out.commit();
       return exit_ok;
     };
   });
 }
 
 void add_import(CLI::App& app, Action& action) {
-  struct Args { std::string db = "apod.db"; std::vector<std::string> files; };
+  struct Args {
+    std::string db = "apod.db", on_conflict = "refuse";
+    std::vector<std::string> files;
+  };
   auto args = std::make_shared<Args>();
-  auto* imp = app.add_subcommand("import", "add the runs of apod-results JSON files to a database");
-  imp->add_option("--db", args->db, "SQLite database to add to (created if missing)")->capture_default_str();
-  imp->add_option("files", args->files, "apod-results JSON files")->required()->check(CLI::ExistingFile);
+  auto* imp = app.add_subcommand(
+      "import", "add the runs of apod-results JSON files (.json or .json.gz) to a database");
+  imp->add_option("--db", args->db, "SQLite database to add to (created if missing)")
+      ->capture_default_str();
+  imp->add_option("files", args->files, "apod-results JSON files")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_on_conflict(imp, args->on_conflict);
   imp->callback([&action, args] {
     action = [args] {
-      std::vector<RunRecord> runs;  // read and check every file before the database is touched
+      check_database_path(args->db);
+      std::vector<OutputInput> inputs;
       for (const auto& f : args->files)
-        for (RunRecord& r : runs_from_document(read_results_file(f))) runs.push_back(std::move(r));
-      Store store(args->db, Store::Mode::read_write_create);
-      int added = 0, skipped = 0;
-      for (const auto& r : runs) (store.import_run(r) ? added : skipped)++;
-      std::cerr << fmt::format("imported {} run(s) into {}; {} already present\n", added, args->db, skipped);
+        inputs.push_back({f, "the input file " + f, false});
+      refuse_if_input(args->db, inputs, "--db");
+      // The first file is read and checked before the database is touched; every run of every
+      // file goes in one transaction, and a database this command creates appears only whole.
+      std::optional<std::vector<RunRecord>> first =
+          runs_from_document(read_results_file(args->files[0]));
+      ImportSummary summary;
+      Store::write_into(
+          args->db, [&](Store& store) { // runs again if another process created the file
+            std::vector<RunRecord> runs =
+                first ? std::move(*first) : runs_from_document(read_results_file(args->files[0]));
+            first.reset();
+            size_t file = 0, next = 0;
+            summary = store.import_runs(
+                [&](RunRecord& run, std::string& source) {
+                  while (next == runs.size()) { // one document in memory at a time
+                    if (++file == args->files.size())
+                      return false;
+                    runs = runs_from_document(read_results_file(args->files[file]));
+                    next = 0;
+                  }
+                  run = std::move(runs[next++]);
+                  source = args->files[file];
+                  return true;
+                },
+                on_conflict_words.at(args->on_conflict));
+          });
+      report_import(summary, "imported", args->db);
       return exit_ok;
     };
   });
 }
 
 void add_merge(CLI::App& app, Action& action) {
-  struct Args { std::string out; std::vector<std::string> inputs; };
+  struct Args {
+    std::string out, on_conflict = "refuse";
+    std::vector<std::string> inputs;
+  };
   auto args = std::make_shared<Args>();
-  auto* merge = app.add_subcommand("merge", "combine the runs of several databases into one (idempotent, keyed by run id)");
+  auto* merge = app.add_subcommand(
+      "merge", "combine the runs of several databases into one (keyed by run id; all or nothing)");
   merge->add_option("out", args->out, "database to merge into (created if missing)")->required();
-  merge->add_option("inputs", args->inputs, "databases to read")->required()->check(CLI::ExistingFile);
+  merge->add_option("inputs", args->inputs, "databases to read")
+      ->required()
+      ->check(CLI::ExistingFile);
+  add_on_conflict(merge, args->on_conflict);
   merge->callback([&action, args] {
     action = [args] {
+      check_database_path(args->out);
+      std::vector<OutputInput> protect;
+      for (const auto& path : args->inputs) {
+        check_database_path(path);
+        protect.push_back({path, "the input database", true});
+      }
+      refuse_if_input(args->out, protect, "the database to merge into");
       // Open (and so check) every input before the output is touched.
       std::vector<std::unique_ptr<Store>> inputs;
-      for (const auto& path : args->inputs) inputs.push_back(std::make_unique<Store>(path, Store::Mode::read_only));
-      Store out(args->out, Store::Mode::read_write_create);
-      int added = 0, skipped = 0;
-      for (auto& in : inputs)
-        for (const RunRecord& run : in->read_runs()) (out.import_run(run) ? added : skipped)++;
-      std::cerr << fmt::format("merged {} run(s) into {}; {} already present\n", added, args->out, skipped);
+      for (const auto& path : args->inputs)
+        inputs.push_back(std::make_unique<Store>(path, Store::Mode::read_only));
+      ImportSummary summary;
+      Store::write_into(args->out, [&](Store& out) {
+        size_t input = 0, next = 0;
+        std::vector<std::string> ids = inputs[0]->run_ids();
+        summary = out.import_runs(
+            [&](RunRecord& run, std::string& source) {
+              while (next == ids.size()) { // one run in memory at a time
+                if (++input == inputs.size())
+                  return false;
+                ids = inputs[input]->run_ids();
+                next = 0;
+              }
+              run = inputs[input]->read_run(ids[next++]);
+              source = args->inputs[input];
+              return true;
+            },
+            on_conflict_words.at(args->on_conflict));
+      });
+      report_import(summary, "merged", args->out);
       return exit_ok;
     };
   });
 }
 
-}  // namespace apod::cli
+} // namespace apod::cli

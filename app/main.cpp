@@ -2,6 +2,7 @@
 // every error into a one-line message on stderr and a documented exit code (errors.hpp).
 #include "commands.hpp"
 #include "core/errors.hpp"
+#include "core/text.hpp"
 #include "version.hpp"
 
 #include <iostream>
@@ -39,7 +40,8 @@ int main(int argc, char** argv) {
     return action ? action() : apod::exit_usage;
   } catch (const std::exception& e) {
     const apod::ExitReport report = apod::exit_report(e);
-    std::cerr << "apod: error: " << report.message << "\n";
+    // A message may quote a file's bytes or a stored name: no escape sequence reaches the terminal.
+    std::cerr << "apod: error: " << apod::terminal_text(report.message) << "\n";
     return report.code;
   } catch (...) {
     std::cerr << "apod: error: internal error: an exception of unknown type\n";

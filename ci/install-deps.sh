@@ -16,7 +16,7 @@ for arg in "$@"; do
 done
 
 packages=(g++ meson ninja-build pkg-config python3 git
-          libcli11-dev libfmt-dev nlohmann-json3-dev libsqlite3-dev libgtest-dev libkainjow-mustache-dev)
+          libcli11-dev libfmt-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libgtest-dev libkainjow-mustache-dev)
 ((want_browser)) && packages+=(chromium)
 ((want_sanitizers)) && packages+=(clang-14 libclang-rt-14-dev)
 

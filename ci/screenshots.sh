@@ -5,6 +5,9 @@
 #   first-screen-two-models.png   two or more device models    (TWO_MODELS documents)
 #   first-screen-history.png      a year of nights, three machines (1000 synthetic runs,
 #                                 tests/report/bench_report --fleet; or HISTORY_DB, a database)
+#   section-history.png, section-peak-copy.png, section-offset-copy.png, section-environment.png
+#                                 sections of the one-device page, scrolled to the top
+#   section-comparison.png        the buyer's comparison of the two-model page
 # Each database gets its oldest run pinned as the baseline (`apod baseline set`), so the first
 # screen shows the verdict of the newest run against it.
 #
@@ -12,7 +15,7 @@
 #   ONE_DEVICE="data/runs/a.json ..." TWO_MODELS="data/runs/h100.json data/runs/h200.json ..."
 #   HISTORY_DB=fleet.db ci/screenshots.sh build docs/screenshots
 #
-# Defaults: ONE_DEVICE is the committed H200 full-matrix history; TWO_MODELS every committed
+# Defaults: ONE_DEVICE is every committed document of data/runs (all H200 so far); TWO_MODELS every committed
 # document of data/runs. When those cover a single device model (only H200 runs are committed so
 # far), the two-model image is taken of the synthetic two-model fixture
 # (tests/report/fixtures/synthetic_history.json, whose page says it is synthetic) and the script
@@ -23,7 +26,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 out=${2:-$root/docs/screenshots}
 apod=$build/apod
-one_device=${ONE_DEVICE:-$root/data/runs/nvidia-h200-20261122-matrix.json}
+one_device=${ONE_DEVICE:-$(ls "$root"/data/runs/*.json)}
 two_models=${TWO_MODELS:-$(ls "$root"/data/runs/*.json)}
 shoot="node $root/tests/browser/screenshot.js"
 [ -x "$apod" ] || { echo "screenshots: no apod at $apod (build first)" >&2; exit 2; }
@@ -35,8 +38,7 @@ trap 'rm -rf "$work"' EXIT
 database() {
   local db=$work/$1.db
   shift
-  # shellcheck disable=SC2068 # the documents are paths without spaces, one word each
-  "$apod" import --db "$db" $@ >/dev/null 2>&1
+  "$apod" import --db "$db" "$@" >/dev/null
   pin "$db"
   echo "$db"
 }
@@ -52,27 +54,34 @@ models_in() {
     python3 -c 'import json, sys; print(len({r["device"]["name"] for r in json.load(sys.stdin)["runs"]}))'
 }
 
-db=$(database one "$one_device")
-"$apod" report --db "$db" --out "$work/one.html" 2>/dev/null
+# shellcheck disable=SC2086 # the documents are paths without spaces, one word each
+db=$(database one $one_device)
+"$apod" report --db "$db" --out "$work/one.html"
 $shoot "$work/one.html" "$out/first-screen-one-device.png"
+$shoot "$work/one.html" "$out/section-history.png" --scroll '#history'
+$shoot "$work/one.html" "$out/section-peak-copy.png" --scroll 'section[id$="-peak_copy"]'
+$shoot "$work/one.html" "$out/section-offset-copy.png" --scroll 'section[id$="-offset_copy"]'
+$shoot "$work/one.html" "$out/section-environment.png" --scroll '#environment'
 
-db=$(database two "$two_models")
+# shellcheck disable=SC2086
+db=$(database two $two_models)
 if [ "$(models_in "$db")" -ge 2 ]; then
-  "$apod" report --db "$db" --out "$work/two.html" 2>/dev/null
+  "$apod" report --db "$db" --out "$work/two.html"
 else
   echo "screenshots: the documents given cover one device model; the two-model image shows the" \
        "synthetic fixture tests/report/fixtures/synthetic_history.json" >&2
   db=$(database two-synthetic "$root/tests/report/fixtures/synthetic_history.json")
-  "$apod" report --db "$db" --out "$work/two.html" 2>/dev/null
+  "$apod" report --db "$db" --out "$work/two.html"
 fi
 $shoot "$work/two.html" "$out/first-screen-two-models.png"
+$shoot "$work/two.html" "$out/section-comparison.png" --scroll '#comparison'
 
 if [ -n "${HISTORY_DB:-}" ]; then
   cp "$HISTORY_DB" "$work/history.db"
   [ -n "$("$apod" baseline show --db "$work/history.db" 2>/dev/null)" ] || pin "$work/history.db"
-  "$apod" report --db "$work/history.db" --out "$work/history.html" 2>/dev/null
+  "$apod" report --db "$work/history.db" --out "$work/history.html"
 else
   "$build/tests/report/bench_report" 1000 --fleet --samples 10 --out "$work/history.html" >/dev/null
 fi
 $shoot "$work/history.html" "$out/first-screen-history.png"
-echo "screenshots: wrote $out/first-screen-{one-device,two-models,history}.png"
+echo "screenshots: wrote $(cd "$out" && ls first-screen-*.png section-*.png | tr '\n' ' ')in $out"

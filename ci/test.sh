@@ -51,6 +51,8 @@ if [[ ${APOD_SKIP_SANITIZERS:-0} != 1 ]]; then
   fuzz fuzz_results_import 100 tests/fuzz/seeds/results $san/fuzz/seed-runs
   fuzz fuzz_store_open 50 $san/fuzz/seed-db
   fuzz fuzz_compare_config 25 tests/fuzz/seeds/compare_config
+  fuzz fuzz_store_read 50 tests/fuzz/seeds/store_read
+  fuzz fuzz_prices 15 tests/fuzz/seeds/prices
   logs+=($san/fuzz/testlog.json)
 fi
 

@@ -57,7 +57,7 @@ void control(ExperimentContext& ctx) {
   for (size_t i = 0; i < control_words; ++i)
     wrong += result[i] != expected_fill<uint32_t>(seed, i);
   ctx.record(bandwidth_measurement({{"fault", "none"}}, 2.0 * out.bytes(),
-                                   Series(t.ms, t.excluded, t.stop_reason, t.noisy), wrong == 0));
+                                   Series(t), wrong == 0));
 }
 
 void run(ExperimentContext& ctx) {

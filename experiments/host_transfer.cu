@@ -3,9 +3,11 @@
 // through a pinned buffer, 9.1.1) and from pinned memory (DMA straight from the user's pages), and
 // zero copy (9.1.3): a kernel that reads and writes mapped pinned host memory directly. The
 // guide's V100-era figure is ~12 GB/s pinned on a PCIe Gen3 x16 link (15.75 GB/s per direction).
-#include "core/bandwidth.hpp"
+// Each point is read against two limits: the line rate (limit_gbs) and the protocol limit at the
+// link's payload size (attainable_gbs, theory.hpp), which is what a perfect DMA engine could reach.
 #include "core/cuda_memory.cuh"
 #include "core/experiment.hpp"
+#include "core/series.hpp"
 #include "core/timing.cuh"
 #include "core/verify.hpp"
 
@@ -20,14 +22,18 @@ namespace apod {
 namespace {
 
 constexpr uint64_t h2d_seed = 0x4D2D5EED, d2h_seed = 0xD2D45EED;
-// Transfers shorter than this are timed as a batch in one event pair, so that the ~microsecond
-// resolution and overhead of the events do not dominate a sample (on an H200, single 20-40 us
-// transfers still scattered by +-30% and never settled: a longer sample does).
+// Transfers shorter than this are also timed as a batch in one event pair, a series of its own,
+// so that the ~microsecond resolution and overhead of the events do not dominate a sample (on an
+// H200, single 20-40 us transfers scattered by +-30% and never settled: a longer sample does).
+// The single transfers are kept too: what one short cudaMemcpyAsync delivers is a figure of its
+// own, and mixing the two in one curve hid where the batching began.
 constexpr double min_single_transfer_ms = 0.050;
 constexpr double batch_target_ms = 0.5;
-// 45 points, the largest ~25 ms a sample from pageable memory: a cap per point keeps the sweep
-// within its budget when a point's median never settles to the sampling target.
+// ~70 points, the largest ~25 ms a sample from pageable memory: a cap per point keeps the sweep
+// within its budget when a point's median never settles to the sampling target; single short
+// transfers, which scatter most, get the shorter cap.
 constexpr double point_time_cap_s = 0.25;
+constexpr double short_single_time_cap_s = 0.1;
 
 // Zero copy: each thread moves 16-byte words from mapped host memory to mapped host memory, so
 // every byte crosses PCIe twice, once in each direction.
@@ -49,6 +55,21 @@ size_t count_wrong(const uint64_t* p, size_t words, uint64_t seed) {
     for (size_t i = b; i < e; ++i) bad += p[i] != expected_fill<uint64_t>(seed, i);
     return bad;
   });
+}
+
+/// One transfer's time, the fastest of three after one untimed: whether a batch is needed.
+template <class Transfer> double fastest_single_ms(cudaStream_t stream, Transfer&& transfer_once) {
+  transfer_once(stream);
+  APOD_CUDA(cudaStreamSynchronize(stream));
+  EventPair probe;
+  double single_ms = 1e30;
+  for (int i = 0; i < 3; ++i) {
+    probe.start(stream);
+    transfer_once(stream);
+    probe.stop(stream);
+    single_ms = std::min(single_ms, probe.elapsed_ms());
+  }
+  return single_ms;
 }
 
 /// Every buffer at the largest size; each point uses a prefix of them.
@@ -75,26 +96,47 @@ struct Buffers {
   uint64_t* mapped_out_device = nullptr;
 };
 
-struct Series {
+struct Route {
   const char* direction;  // h2d | d2h | zero_copy
   const char* memory;     // pageable | pinned | mapped
 };
 
-void measure_point(ExperimentContext& ctx, Buffers& buf, const Series& series, size_t bytes) {
-  const std::string direction = series.direction, memory = series.memory;
-  const bool h2d = direction == "h2d", zero_copy = direction == "zero_copy";
-  const size_t words = bytes / 8;
-  const uint64_t* host_src = memory == "pinned" ? buf.pinned_src.get() : buf.pageable_src.get();
-  uint64_t* host_dst = memory == "pinned" ? buf.pinned_dst.get() : buf.pageable_dst.get();
-  const unsigned zero_copy_grid =
-      unsigned(std::min<size_t>((bytes / 16 + 255) / 256, size_t(8) * ctx.device.sm_count));
+/// This point's limits: the line rate (both directions for zero copy, which moves data both ways
+/// at once over a full-duplex link) and the protocol limit at the link's payload size.
+json limits(const DeviceInfo& device, const std::string& direction) {
+  json extra = json::object();
+  const bool zero_copy = direction == "zero_copy";
+  if (const auto pcie = device.theoretical_pcie_gbs()) {
+    extra[keys::limit_gbs] = (zero_copy ? 2 : 1) * *pcie;
+    extra[keys::limit_label] =
+        zero_copy ? "PCIe line rate, both directions" : limit_phrase(LimitKind::pcie);
+  }
+  const auto h2d = device.attainable_pcie_gbs(PcieDirection::host_to_device);
+  const auto d2h = device.attainable_pcie_gbs(PcieDirection::device_to_host);
+  if (!h2d || !d2h)
+    return extra;
+  extra[keys::attainable_gbs] = zero_copy ? *h2d + *d2h : direction == "h2d" ? *h2d : *d2h;
+  extra[keys::attainable_label] = std::string("PCIe protocol limit, ") +
+                                  (zero_copy            ? "both directions"
+                                   : direction == "h2d" ? "host to device"
+                                                        : "device to host") +
+                                  ", MPS " + std::to_string(device.pcie_max_payload_bytes) + " B" +
+                                  (device.pcie_max_payload_assumed ? " (assumed)" : "");
+  return extra;
+}
 
-  // Poison the destination so that a transfer that wrote nothing cannot verify.
-  if (zero_copy) std::memset(buf.mapped_out.get(), 0xA5, bytes);
-  else if (h2d) APOD_CUDA(cudaMemset(buf.device_dst.get(), 0xA5, bytes));
-  else std::memset(host_dst, 0xA5, bytes);
+/// One route at one size: the transfer itself, and the poisoning and checking of its destination.
+struct Transfer {
+  Transfer(const ExperimentContext& ctx, Buffers& b, const Route& route, size_t size)
+      : buf(b), direction(route.direction), memory(route.memory), bytes(size) {
+    h2d = direction == "h2d", zero_copy = direction == "zero_copy";
+    host_src = memory == "pinned" ? buf.pinned_src.get() : buf.pageable_src.get();
+    host_dst = memory == "pinned" ? buf.pinned_dst.get() : buf.pageable_dst.get();
+    zero_copy_grid =
+        unsigned(std::min<size_t>((bytes / 16 + 255) / 256, size_t(8) * ctx.device.sm_count));
+  }
 
-  const auto transfer_once = [&](cudaStream_t s) {
+  void once(cudaStream_t s) const {
     if (zero_copy) {
       zero_copy_kernel<<<zero_copy_grid, 256, 0, s>>>(reinterpret_cast<uint4*>(buf.mapped_out_device),
                                                       reinterpret_cast<const uint4*>(buf.mapped_in_device), bytes / 16);
@@ -104,57 +146,81 @@ void measure_point(ExperimentContext& ctx, Buffers& buf, const Series& series, s
     } else {
       APOD_CUDA(cudaMemcpyAsync(host_dst, buf.device_src.get(), bytes, cudaMemcpyDeviceToHost, s));
     }
-  };
-
-  // Probe one transfer (the fastest of three, after one untimed) to choose the batch size.
-  cudaStream_t stream = nullptr;
-  transfer_once(stream);
-  APOD_CUDA(cudaStreamSynchronize(stream));
-  EventPair probe;
-  double single_ms = 1e30;
-  for (int i = 0; i < 3; ++i) {
-    probe.start(stream);
-    transfer_once(stream);
-    probe.stop(stream);
-    single_ms = std::min(single_ms, probe.elapsed_ms());
   }
-  const int batch = single_ms >= min_single_transfer_ms
-                        ? 1
-                        : int(std::min(4096.0, std::ceil(batch_target_ms / std::max(single_ms, 1e-4))));
 
+  /// Poisons the destination, so that a transfer that wrote nothing cannot verify.
+  void poison() const {
+    if (zero_copy)
+      std::memset(buf.mapped_out.get(), 0xA5, bytes);
+    else if (h2d)
+      APOD_CUDA(cudaMemset(buf.device_dst.get(), 0xA5, bytes));
+    else
+      std::memset(host_dst, 0xA5, bytes);
+  }
+
+  /// Words of the destination that differ from the source's fill.
+  size_t wrong_words() const {
+    const size_t words = bytes / 8;
+    if (zero_copy) {
+      APOD_CUDA(cudaDeviceSynchronize());
+      return count_wrong(buf.mapped_out.get(), words, h2d_seed);
+    }
+    if (h2d) {
+      APOD_CUDA(cudaMemcpy(buf.check.get(), buf.device_dst.get(), bytes, cudaMemcpyDeviceToHost));
+      return count_wrong(buf.check.get(), words, h2d_seed);
+    }
+    return count_wrong(host_dst, words, d2h_seed);
+  }
+
+  Buffers& buf;
+  std::string direction, memory;
+  size_t bytes;
+  bool h2d = false, zero_copy = false;
+  const uint64_t* host_src = nullptr;
+  uint64_t* host_dst = nullptr;
+  unsigned zero_copy_grid = 1;
+};
+
+/// Times `batch` transfers per sample (1: the single-transfer series) and records the point.
+void record_point(ExperimentContext& ctx, const Transfer& t, int batch, double single_ms) {
+  const bool batched = batch > 1;
   SamplingPolicy policy = ctx.options.sampling;
-  policy.max_point_s = std::min(policy.max_point_s, point_time_cap_s);
-  const auto times_ms = time_samples_ms(policy, stream, [&](cudaStream_t s) {
-    for (int i = 0; i < batch; ++i) transfer_once(s);
+  const bool short_single = !batched && single_ms < min_single_transfer_ms;
+  policy.max_point_s =
+      std::min(policy.max_point_s, short_single ? short_single_time_cap_s : point_time_cap_s);
+  t.poison();
+  const Series times_ms = time_samples_ms(policy, nullptr, [&](cudaStream_t s) {
+    for (int i = 0; i < batch; ++i)
+      t.once(s);
   });
+  const size_t wrong = t.wrong_words();
 
-  size_t wrong = 0;
-  if (zero_copy) {
-    APOD_CUDA(cudaDeviceSynchronize());
-    wrong = count_wrong(buf.mapped_out.get(), words, h2d_seed);
-  } else if (h2d) {
-    APOD_CUDA(cudaMemcpy(buf.check.get(), buf.device_dst.get(), bytes, cudaMemcpyDeviceToHost));
-    wrong = count_wrong(buf.check.get(), words, h2d_seed);
-  } else {
-    wrong = count_wrong(host_dst, words, d2h_seed);
-  }
+  const double bytes_per_transfer = t.zero_copy ? 2.0 * t.bytes : double(t.bytes);
+  json params = {{"direction", t.direction},
+                 {"memory", t.memory},
+                 {"bytes", t.bytes},
+                 {"transfers", batched ? "batched" : "single"},
+                 {"series", t.direction + " " + t.memory + (batched ? " batched" : "")}};
+  json extra = limits(ctx.device, t.direction);
+  extra["transfers_per_sample"] = batch;
+  extra["bytes_per_transfer"] = bytes_per_transfer;
+  extra["single_transfer_ms"] = single_ms;
+  if (t.zero_copy)
+    extra["bytes_counted"] = "read from host + written to host, both over PCIe";
+  extra["words_wrong"] = wrong;
+  ctx.record(bandwidth_measurement(std::move(params), batch * bytes_per_transfer, times_ms,
+                                   wrong == 0, std::move(extra)));
+}
 
-  const double bytes_per_transfer = zero_copy ? 2.0 * bytes : double(bytes);
-  json params = {{"direction", direction}, {"memory", memory}, {"bytes", bytes},
-                 {"series", direction + " " + memory}};
-  Measurement m = bandwidth_measurement(std::move(params), batch * bytes_per_transfer, times_ms);
-  m.verified = wrong == 0;
-  m.extra["transfers_per_sample"] = batch;
-  m.extra["bytes_per_transfer"] = bytes_per_transfer;
-  m.extra["single_transfer_ms"] = single_ms;
-  if (zero_copy) m.extra["bytes_counted"] = "read from host + written to host, both over PCIe";
-  // Zero copy moves data both ways at once over a full-duplex link: its limit is both directions.
-  if (const auto pcie = ctx.device.theoretical_pcie_gbs()) {
-    m.extra[keys::limit_gbs] = (zero_copy ? 2 : 1) * *pcie;
-    m.extra[keys::limit_label] = zero_copy ? "PCIe line rate, both directions" : limit_phrase(LimitKind::pcie);
-  }
-  m.extra["words_wrong"] = wrong;
-  ctx.record(std::move(m));
+/// The single-transfer point of one route and size, and the batched one when a transfer is short.
+void measure_size(ExperimentContext& ctx, Buffers& buf, const Route& route, size_t bytes) {
+  const Transfer t(ctx, buf, route, bytes);
+  const double single_ms = fastest_single_ms(nullptr, [&](cudaStream_t s) { t.once(s); });
+  record_point(ctx, t, 1, single_ms);
+  if (single_ms < min_single_transfer_ms)
+    record_point(ctx, t,
+                 int(std::min(4096.0, std::ceil(batch_target_ms / std::max(single_ms, 1e-4)))),
+                 single_ms);
 }
 
 void run(ExperimentContext& ctx) {
@@ -163,10 +229,14 @@ void run(ExperimentContext& ctx) {
   if (ctx.options.quick) sizes = {4 << 10, 64 << 10, 1 << 20};
   else for (size_t b = 4 << 10; b <= (size_t(256) << 20); b *= 4) sizes.push_back(b);
   Buffers buf(sizes.back());
-  const Series all_series[] = {{"h2d", "pageable"}, {"h2d", "pinned"}, {"d2h", "pageable"},
-                               {"d2h", "pinned"}, {"zero_copy", "mapped"}};
-  for (const Series& series : all_series)
-    for (size_t bytes : sizes) measure_point(ctx, buf, series, bytes);
+  const Route routes[] = {{"h2d", "pageable"},
+                          {"h2d", "pinned"},
+                          {"d2h", "pageable"},
+                          {"d2h", "pinned"},
+                          {"zero_copy", "mapped"}};
+  for (const Route& route : routes)
+    for (size_t bytes : sizes)
+      measure_size(ctx, buf, route, bytes);
 }
 
 }  // namespace
@@ -176,16 +246,27 @@ APOD_EXPERIMENT(ExperimentInfo{
     .title = "Host-device transfers: pageable, pinned, zero copy",
     .description =
         "Effective bandwidth of host-to-device (h2d) and device-to-host (d2h) cudaMemcpyAsync from "
-        "pageable and from pinned host memory, and of zero copy: a kernel that copies mapped pinned "
+        "pageable and from pinned host memory, and of zero copy: a kernel that copies mapped "
+        "pinned "
         "host memory to mapped pinned host memory, counted as bytes read plus bytes written, both "
-        "over PCIe (the link is full duplex, so zero copy can exceed the one-direction limit drawn). "
-        "Sizes 4 KiB to 256 MiB in powers of 4. Transfers under 50 us are timed as a batch in one "
-        "event pair (extra: transfers_per_sample). Every point's destination is poisoned first and "
-        "compared word by word with the source's non-zero fill afterwards.",
+        "over PCIe (the link is full duplex, so zero copy can exceed the one-direction limit "
+        "drawn). "
+        "Sizes 4 KiB to 256 MiB in powers of 4. Every size is timed one transfer per event pair; "
+        "sizes whose transfer takes under 50 us are also timed as a batch in one event pair, a "
+        "series of its own ('batched'; extra: transfers_per_sample). Each point carries the line "
+        "rate (limit_gbs) and the protocol limit at the link's payload size (attainable_gbs). "
+        "Every "
+        "point's destination is poisoned first and compared word by word with the source's "
+        "non-zero "
+        "fill afterwards.",
     .citation = "CUDA C++ Best Practices Guide 9.1.1 (pinned memory), 9.1.3 (zero copy)",
-    .version = 1,
+    .version = 2,
     .order = 50,
-    .chart = {.x = "bytes", .x_title = "transfer size", .log_x = true, .color = "series", .limit = LimitKind::pcie},
+    .chart = {.x = "bytes",
+              .x_title = "transfer size",
+              .log_x = true,
+              .color = "series",
+              .limit = LimitKind::pcie},
     .run = run,
 });
 

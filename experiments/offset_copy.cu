@@ -115,7 +115,7 @@ template <class Word> void sweep(ExperimentContext& ctx, int max_offset) {
                                         {"offset", offset},
                                         {"variant", variant}},
                                        2.0 * n * sizeof(Word),
-                                       Series(t.ms, t.excluded, t.stop_reason, t.noisy), check.ok(),
+                                       Series(t), check.ok(),
                                        std::move(extra)));
     }
   }

@@ -1,10 +1,33 @@
 // Vega-Lite specs for the report's charts, built here (not in the page's script) so that what a
-// chart draws is unit-tested: which points, which scale, where the theoretical limit sits.
+// chart draws is unit-tested: which points, which series, which scale, where the limits, models
+// and published figures sit. One chart shape per file in report/charts/; which experiment gets
+// which charts is report/charts/designs.cpp.
 #pragma once
 
 #include "model.hpp"
 
+#include <string>
+#include <vector>
+
 namespace apod::report {
+
+/// The most series (colours) one chart holds (issue 14: no chart with more series than a reader
+/// can tell apart). Past it, runs are summarised per device model, then split into panels.
+inline constexpr std::size_t max_series = 10;
+
+/// One chart of an experiment's section: its complete spec (data included) and its caption,
+/// which says what is drawn, how runs are combined and what the rules and lines are.
+struct ChartBlock {
+  json spec;
+  std::string caption;
+};
+
+/// Every chart of one experiment's section, in order: the designed charts of the experiments
+/// apod knows (peak_copy, offset_copy, ...), else one generic chart per charted metric from the
+/// catalog's ChartSpec. `published` are the source documents' figures (all of them; each chart
+/// draws those of its experiment and metric).
+std::vector<ChartBlock> experiment_charts(const PageModel& page, const ExperimentView& experiment,
+                                          const std::vector<const json*>& published = {});
 
 /// The data rows of one metric's chart: one per ok point (failed points never become numbers),
 /// or, past runs_drawn_apart runs (page.summarise_runs()), one per device model and parameter
@@ -15,10 +38,10 @@ namespace apod::report {
 /// An experiment's own ChartSpec::vega_lite spec is written against these field names.
 json chart_rows(const PageModel& page, const ExperimentView& experiment, const MetricView& metric);
 
-/// The complete Vega-Lite spec (data included) for one metric of an experiment: the median
-/// against chart.x, one series per chart.color value (and per run, or per device model when
-/// runs are summarised), min-max error bars, and a dashed rule at each device's theoretical limit
-/// for GB/s metrics. An experiment's own spec replaces all of that; only its `data` is set.
+/// The generic chart of one metric from the catalog's ChartSpec: the median against chart.x,
+/// one series per chart.color value and per run (or per device model past the series limit),
+/// whiskers or a band, limits named in words, the model where points carry one. An
+/// experiment's own spec (chart.vega_lite) replaces all of that; only its `data` is set.
 json build_chart_spec(const PageModel& page, const ExperimentView& experiment,
                       const MetricView& metric);
 

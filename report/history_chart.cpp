@@ -17,6 +17,12 @@ namespace {
 
 constexpr double spark_width = 160, spark_height = 28, spark_pad = 2;
 
+const char* verdict_colour(const PointVerdict& verdict) {
+  return verdict.regression                 ? alarm_colour
+         : verdict.change == Change::faster ? good_colour
+                                            : context_colour;
+}
+
 struct Bucket {
   const PointView* middle = nullptr; ///< its date and run stand for the bucket
   double median = 0;
@@ -190,16 +196,11 @@ json figure_chart(const FigureHistory& figure, const BaselineVerdict& verdict) {
     for (const auto& series : figure.series)
       for (const PointView* point : series.points)
         if (point->run == verdict.candidate)
-          marks.push_back(
-              {{"r", point->run->index},
-               {"m", round_significant(point->median)},
-               {"text", fmt::format("{} ({})", figure.verdict->verdict,
-                                    format_change(figure.verdict->candidate_median /
-                                                      figure.verdict->baseline_median -
-                                                  1))},
-               {"colour_of_verdict", figure.verdict->regression            ? alarm_colour
-                                     : figure.verdict->verdict == "faster" ? good_colour
-                                                                           : context_colour}});
+          marks.push_back({{"r", point->run->index},
+                           {"m", round_significant(point->median)},
+                           {"text", fmt::format("{} ({})", verdict_word(*figure.verdict),
+                                                format_change(relative_change(*figure.verdict)))},
+                           {"colour_of_verdict", verdict_colour(*figure.verdict)}});
   return {{"base", base_name(full, figure.series.size() > 1)},
           {"y_title", metric_title(figure.metric->metric, figure.metric->unit)},
           {"datasets",
@@ -270,10 +271,7 @@ std::string sparkline_svg(const FigureHistory& figure, const Timeline& timeline,
         if (point->run == verdict.candidate)
           svg += fmt::format("<circle class=\"verdict\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"2.8\" "
                              "fill=\"{}\"/>",
-                             x(point->run), y(point->median),
-                             figure.verdict->regression            ? alarm_colour
-                             : figure.verdict->verdict == "faster" ? good_colour
-                                                                   : context_colour);
+                             x(point->run), y(point->median), verdict_colour(*figure.verdict));
   return svg + "</svg>";
 }
 

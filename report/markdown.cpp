@@ -122,13 +122,13 @@ std::string verdict_text(const BaselineVerdict& verdict) {
   const auto regressions = verdict.regressions();
   std::string text =
       fmt::format("{} of {} compared points regressed: run {} against the pinned baseline {}.\n",
-                  regressions.size(), verdict.comparison->pairs.size(),
+                  regressions.size(), verdict.comparison->points.size(),
                   cell(verdict.candidate->name), cell(verdict.baseline->name));
-  for (const PairResult* pair : regressions)
+  for (const PointVerdict* pair : regressions)
     text += fmt::format("- {} · {} at {}: {} → {}\n", cell(pair->experiment),
                         cell(display_name(pair->metric)), cell(format_params(pair->params)),
-                        format_with_unit(pair->baseline_median, pair->unit),
-                        format_with_unit(pair->candidate_median, pair->unit));
+                        format_with_unit(pair->baseline, pair->unit),
+                        format_with_unit(pair->candidate, pair->unit));
   return text;
 }
 

@@ -268,6 +268,7 @@ void set_limit(PageModel& page, PointView& point, const ExperimentView& experime
   } else if (metric.unit != "GB/s" && has_number(extra, keys::limit) &&
              extra.at(keys::limit).get<double>() > 0) {
     point.limit_value = extra.at(keys::limit).get<double>();
+    point.unit_limit = point.limit_value;
     point.limit_text = intern(page, string_at(extra, keys::limit_label, own_limit_phrase));
   }
 }

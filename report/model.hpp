@@ -44,7 +44,10 @@ struct RunView {
   const RunRecord* run = nullptr; ///< the run, read by run_from_json (core/run_record.hpp)
   std::size_t index = 0;          ///< position in the document
   std::string id;
-  std::string name;               ///< label; id prefix added when the label is empty or shared
+  std::string name; ///< label; id prefix added when the label is empty or shared
+  /// The name when short, else the id's first 8 characters: a chart's axis or legend names a run
+  /// so, neither filling the chart with a long label nor cutting it (the name is in the tooltip).
+  std::string chart_name() const { return name.size() <= 24 ? name : id.substr(0, 8); }
   std::string device_key;         ///< uuid, or name when no uuid was stored
   std::string device_model;       ///< the device's name: runs of one model are compared
   std::string started_at;         ///< as stored (ISO 8601 sorts in time order); may be empty
@@ -87,6 +90,9 @@ struct PointView {
   /// measured one for it): DRAM GB/s figures of runs that measured one.
   std::optional<double> pct_of_peak;
   std::string peak_access_type; ///< the access type whose peak pct_of_peak is of; "" for the best
+  /// extra[keys::limit]: the theoretical limit of a figure not in GB/s, in its own unit (peak
+  /// FLOP/s, bytes per clock per SM); limit_value then holds it too.
+  std::optional<double> unit_limit;
 };
 
 /// One point (device model and parameters) across the runs that measured it (aggregate.hpp).

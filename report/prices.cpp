@@ -2,12 +2,11 @@
 #include "report.hpp"
 
 #include "core/errors.hpp" // apod::InputError: exit code 2
+#include "core/input_file.hpp"
 
 #include <fmt/format.h>
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 namespace apod::report {
 
@@ -25,31 +24,25 @@ Prices parse_prices(const nlohmann::ordered_json& document, const std::string& o
     if (model.empty())
       throw apod::InputError(
           fmt::format("{}: a device model is empty; {}", origin, expected_shape));
-    if (!price.is_number() || !std::isfinite(price.get<double>()) || price.get<double>() <= 0)
+    if (!price.is_number() || !std::isfinite(price.get<double>()) || price.get<double>() <= 0) {
+      // The offending value as JSON, cut short: a message stays one readable line.
+      std::string shown =
+          price.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+      if (shown.size() > 60)
+        shown = shown.substr(0, 57) + "...";
       throw apod::InputError(
-          fmt::format("{}: the price of \"{}\" is {}, not a positive number of "
-                      "US dollars; {}",
-                      origin, model,
-                      price.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace),
-                      expected_shape));
+          fmt::format("{}: the price of {} is {}, not a positive number of US dollars; {}", origin,
+                      nlohmann::ordered_json(model).dump(), shown, expected_shape));
+    }
     prices.emplace_back(model, price.get<double>());
   }
   return prices;
 }
 
+// Bounded before parsing (limits.hpp: 1 MiB, nesting 4): a deeply nested file once overflowed
+// the stack while its error message was formatted.
 Prices load_prices(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw apod::InputError(fmt::format("--prices {}: cannot read the file", path));
-  std::stringstream text;
-  text << in.rdbuf();
-  nlohmann::ordered_json document;
-  try {
-    document = nlohmann::ordered_json::parse(text.str());
-  } catch (const nlohmann::ordered_json::parse_error& error) {
-    throw apod::InputError(fmt::format("--prices {}: not valid JSON ({})", path, error.what()));
-  }
-  return parse_prices(document, "--prices " + path);
+  return parse_prices(apod::read_json_file(path, apod::limits::prices), "--prices " + path);
 }
 
 } // namespace apod::report

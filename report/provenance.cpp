@@ -131,23 +131,6 @@ Facts run_facts(const RunView& run) {
   return facts;
 }
 
-struct ExperimentTally {
-  int ok = 0, failed = 0, noisy = 0;
-  long long dropped = 0;
-};
-
-std::map<std::string, ExperimentTally> tally(const RunView& run) {
-  std::map<std::string, ExperimentTally> tallies;
-  for (const Measurement* measurement : run.run->measurements()) {
-    ExperimentTally& t = tallies[measurement->experiment];
-    (point_status(*measurement).ok() ? t.ok : t.failed)++;
-    t.noisy += measurement->noisy ? 1 : 0;
-    t.dropped +=
-        static_cast<long long>(measurement->samples.size() - measurement->used_samples().size());
-  }
-  return tallies;
-}
-
 TableData experiments_table(const RunView& run) {
   TableData table({{"experiment", ""},
                    {"status", ""},
@@ -327,64 +310,16 @@ mustache::data environment_differences(const PageModel& page) {
   return block;
 }
 
-mustache::data time_chart(const PageModel& page, std::size_t max_runs, ChartIds& chart_ids) {
-  json rows = json::array();
-  const auto shown = newest_runs(page, max_runs);
-  for (const RunView* newest : shown) {
-    const RunView& run = *newest;
-    const auto tallies = tally(run);
-    for (const auto& attempted : run.run->experiments) {
-      if (!attempted.wall_s)
-        continue;
-      const std::string& name = attempted.name;
-      const auto it = tallies.find(name);
-      const ExperimentTally t = it == tallies.end() ? ExperimentTally{} : it->second;
-      const double wall_s = *attempted.wall_s;
-      rows.push_back({{"run", run.name},
-                      {"experiment", name},
-                      {"wall_s", wall_s},
-                      {"wall_text", fmt::format("{:.2f} s", wall_s)},
-                      {"points_text", fmt::format("{} ok, {} failed, {} noisy; {} samples dropped",
-                                                  t.ok, t.failed, t.noisy, t.dropped)}});
-    }
+std::map<std::string, ExperimentTally> tally(const RunView& run) {
+  std::map<std::string, ExperimentTally> tallies;
+  for (const Measurement* measurement : run.run->measurements()) {
+    ExperimentTally& t = tallies[measurement->experiment];
+    (point_status(*measurement).ok() ? t.ok : t.failed)++;
+    t.noisy += measurement->noisy ? 1 : 0;
+    t.dropped +=
+        static_cast<long long>(measurement->samples.size() - measurement->used_samples().size());
   }
-  if (rows.empty())
-    return false;
-  const bool many = shown.size() > 24;
-  json x = {{"field", "run"}, {"type", "ordinal"}, {"sort", nullptr}, {"title", "run"}};
-  x["axis"] = many ? json{{"labels", false}, {"ticks", false}}
-                   : json{{"labelAngle", -30}, {"labelLimit", 0}}; // never cut a run's name
-  const json spec = {{"width", "container"},
-                     {"height", 220},
-                     {"data", {{"values", std::move(rows)}}},
-                     {"mark", {{"type", "bar"}, {"tooltip", true}}},
-                     {"encoding",
-                      {{"x", x},
-                       {"y",
-                        {{"field", "wall_s"},
-                         {"type", "quantitative"},
-                         {"stack", "zero"},
-                         {"title", "wall time (s)"}}},
-                       {"color",
-                        {{"field", "experiment"},
-                         {"type", "nominal"},
-                         {"sort", nullptr},
-                         {"title", "experiment"}}},
-                       {"order", {{"field", "experiment"}}},
-                       {"tooltip",
-                        {{{"field", "run"}, {"title", "run"}},
-                         {{"field", "experiment"}, {"title", "experiment"}},
-                         {{"field", "wall_text"}, {"title", "wall time"}},
-                         {{"field", "points_text"}, {"title", "points"}}}}}},
-                     {"config", chart_config()}};
-  return chart_block(
-      spec,
-      "Where the time went: each run's wall time, stacked by experiment" +
-          (shown.size() < page.runs.size()
-               ? fmt::format(", for the newest {} of {} runs", shown.size(), page.runs.size())
-               : std::string()) +
-          std::string(many ? " (oldest first; hover for names)" : ""),
-      chart_ids);
+  return tallies;
 }
 
 } // namespace apod::report

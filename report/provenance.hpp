@@ -7,6 +7,7 @@
 #include "model.hpp"
 #include "tables.hpp"
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,8 +32,16 @@ mustache::data environment_panels(const PageModel& page, std::size_t max_runs);
 /// and `note` says so). False with one run.
 mustache::data environment_differences(const PageModel& page);
 
+/// Each experiment's points of a run: verified, failed, noisy, and samples dropped.
+struct ExperimentTally {
+  int ok = 0, failed = 0, noisy = 0;
+  long long dropped = 0;
+};
+std::map<std::string, ExperimentTally> tally(const RunView& run);
+
 /// A stacked bar per run of its experiments' wall time for the newest `max_runs` runs, or false
-/// when no run stored any.
+/// when no run stored any. Past max_series experiments, those that took the least time in all are
+/// one "other" segment, so that every colour names one thing (report/time_chart.cpp).
 mustache::data time_chart(const PageModel& page, std::size_t max_runs, ChartIds& chart_ids);
 
 } // namespace apod::report

@@ -1,6 +1,7 @@
 #include "telemetry.hpp"
 
 #include "aggregate.hpp"
+#include "analysis/power.hpp"
 #include "charts.hpp"
 #include "context.hpp"
 #include "core/measurement.hpp"
@@ -90,10 +91,14 @@ std::optional<double> median_power_w(const RunView& run) {
 }
 
 std::optional<double> point_watts(const PointView& point) {
-  // The run's median power until runs carry per-point power windows: the runner-honesty branch's
-  // analysis/power.hpp (point_power_w over extra.sampling_window and the tagged telemetry)
-  // replaces this one line, and every per-watt figure of the page follows.
-  return median_power_w(*point.run);
+  // The power drawn during the point's work (analysis/power.hpp: its energy counter, else the
+  // readings during it or its experiment); runs recorded before telemetry named the experiment
+  // in flight have only their median power.
+  const json& telemetry = point.run->run->telemetry;
+  if (const auto p =
+          point_power_w(point.measurement->extra, telemetry, point.measurement->experiment))
+    return p->watts;
+  return telemetry_names_experiments(telemetry) ? std::nullopt : median_power_w(*point.run);
 }
 
 json telemetry_chart_spec(const PageModel& page, std::size_t max_runs, std::size_t max_points) {
@@ -112,7 +117,7 @@ json telemetry_chart_spec(const PageModel& page, std::size_t max_runs, std::size
         continue;
       for (const auto& quantity : quantities)
         if (has_number(reading, quantity.key))
-          rows.push_back({{"run", run->name},
+          rows.push_back({{"run", run->chart_name()},
                           {"t_s", reading.at("t_s")},
                           {"quantity", quantity.title},
                           {"value", reading.at(quantity.key)}});
@@ -146,7 +151,7 @@ json telemetry_chart_spec(const PageModel& page, std::size_t max_runs, std::size
             {"type", "nominal"},
             {"title", "run"},
             {"sort", nullptr},
-            {"legend", {{"orient", "bottom"}, {"labelLimit", 320}}}}}}}}},
+            {"legend", {{"orient", "bottom"}, {"labelLimit", 0}}}}}}}}},
       {"resolve", {{"scale", {{"y", "independent"}}}}},
       {"config", chart_config()}};
 }

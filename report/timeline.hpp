@@ -34,9 +34,9 @@ struct FigureHistory {
   const MetricView* metric = nullptr;
   const json* params = nullptr;
   std::string model;
-  bool headline = false;               ///< a headline figure of this model (HeadlineSeries)
-  std::vector<MachineSeries> series;   ///< per machine that measured it, in machine order
-  const PairResult* verdict = nullptr; ///< its pair in the baseline compare, if it has one
+  bool headline = false;                 ///< a headline figure of this model (HeadlineSeries)
+  std::vector<MachineSeries> series;     ///< per machine that measured it, in machine order
+  const PointVerdict* verdict = nullptr; ///< its pair in the baseline compare, if it has one
 
   std::size_t point_count() const;
   /// The newest point of any machine.

@@ -5,35 +5,40 @@
 
 namespace apod::report {
 
-std::vector<const PairResult*> BaselineVerdict::regressions() const {
-  std::vector<const PairResult*> found;
+std::vector<const PointVerdict*> BaselineVerdict::regressions() const {
+  std::vector<const PointVerdict*> found;
   if (!comparison)
     return found;
-  for (const auto& pair : comparison->pairs)
-    if (pair.regression)
-      found.push_back(&pair);
-  std::stable_sort(found.begin(), found.end(), [](const PairResult* a, const PairResult* b) {
-    return std::fabs(a->change) > std::fabs(b->change);
+  for (const auto& point : comparison->points)
+    if (point.regression)
+      found.push_back(&point);
+  std::stable_sort(found.begin(), found.end(), [](const PointVerdict* a, const PointVerdict* b) {
+    return std::fabs(a->slowdown) > std::fabs(b->slowdown);
   });
   return found;
 }
 
-std::size_t BaselineVerdict::count(const std::string& verdict) const {
-  if (!comparison)
-    return 0;
-  return std::count_if(comparison->pairs.begin(), comparison->pairs.end(),
-                       [&](const PairResult& p) { return p.verdict == verdict; });
+std::size_t BaselineVerdict::count(Change change) const {
+  return comparison ? static_cast<std::size_t>(comparison->count(change)) : 0;
 }
 
-const PairResult* BaselineVerdict::pair_for(const ExperimentView& experiment,
-                                            const MetricView& metric, const json& params) const {
+const PointVerdict* BaselineVerdict::pair_for(const ExperimentView& experiment,
+                                              const MetricView& metric, const json& params) const {
   if (!comparison)
     return nullptr;
-  for (const auto& pair : comparison->pairs)
-    if (pair.experiment == experiment.name && pair.metric == metric.metric &&
-        pair.unit == metric.unit && pair.params == params)
-      return &pair;
+  for (const auto& point : comparison->points)
+    if (point.experiment == experiment.name && point.metric == metric.metric &&
+        point.unit == metric.unit && point.params == params)
+      return &point;
   return nullptr;
+}
+
+std::string verdict_word(const PointVerdict& point) {
+  return point.regression ? "regression" : change_name(point.change);
+}
+
+double relative_change(const PointVerdict& point) {
+  return point.baseline > 0 ? point.candidate / point.baseline - 1 : 0;
 }
 
 BaselineVerdict baseline_verdict(const PageModel& page, const std::string& pinned_id) {
@@ -61,8 +66,19 @@ BaselineVerdict baseline_verdict(const PageModel& page, const std::string& pinne
                        " besides the pinned baseline: nothing to judge yet.";
     return verdict;
   }
+  std::vector<const RunRecord*> history;
+  for (const auto& run : page.runs)
+    history.push_back(run.run);
   verdict.comparison =
-      compare_runs(*verdict.baseline->run, *verdict.candidate->run, CompareConfig{});
+      judge(*verdict.baseline->run, *verdict.candidate->run,
+            NoiseModel::from_runs(history, {verdict.candidate->id}), CompareOptions{});
+  if (!verdict.comparison->nothing_compared.empty()) {
+    verdict.why_none =
+        "Nothing of the newest run " + verdict.candidate->name +
+        " could be compared with the pinned baseline: " + verdict.comparison->nothing_compared +
+        ".";
+    verdict.comparison.reset();
+  }
   return verdict;
 }
 

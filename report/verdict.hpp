@@ -15,25 +15,32 @@
 namespace apod::report {
 
 struct BaselineVerdict {
-  std::string pinned_id;                ///< as the caller gave it; empty: none pinned
-  const RunView* baseline = nullptr;    ///< the pinned run, when it is among the runs
-  const RunView* candidate = nullptr;   ///< the newest other run of the baseline's device model
-  std::optional<Comparison> comparison; ///< compare_runs(baseline, candidate)
-  std::string why_none;                 ///< when there is no comparison: why, in a sentence
+  std::string pinned_id;              ///< as the caller gave it; empty: none pinned
+  const RunView* baseline = nullptr;  ///< the pinned run, when it is among the runs
+  const RunView* candidate = nullptr; ///< the newest other run of the baseline's device model
+  /// apod::judge of the candidate against the baseline, the page's other runs as the history
+  /// of run-to-run noise (as judge_in does, without copying the runs).
+  std::optional<Verdict> comparison;
+  std::string why_none; ///< when there is no comparison: why, in a sentence
 
-  /// The compared pairs that are regressions, worst first (by the size of the change).
-  std::vector<const PairResult*> regressions() const;
-  /// The pairs whose verdict is `verdict` ("faster", "slower", "same", "inconclusive").
-  std::size_t count(const std::string& verdict) const;
-  /// The pair of a point of the candidate run (same experiment, metric and parameters), if
+  /// The compared points that are regressions, worst first (by the size of the change).
+  std::vector<const PointVerdict*> regressions() const;
+  /// The compared points whose change is `change`.
+  std::size_t count(Change change) const;
+  /// The verdict of a point of the candidate run (same experiment, metric and parameters), if
   /// compared.
-  const PairResult* pair_for(const ExperimentView& experiment, const MetricView& metric,
-                             const json& params) const;
+  const PointVerdict* pair_for(const ExperimentView& experiment, const MetricView& metric,
+                               const json& params) const;
 };
 
+/// A point's verdict in a word: "regression", "faster", "slower" or "same".
+std::string verdict_word(const PointVerdict& point);
+/// The candidate's change against the baseline as a signed fraction of the baseline's figure.
+double relative_change(const PointVerdict& point);
+
 /// The verdict of the newest run of the pinned run's device model (other than the pinned run)
-/// against the pinned run, with compare's default settings. Without a pinned run, a pinned run
-/// not among these runs, or no newer run of its model, why_none says so.
+/// against the pinned run, with compare's default settings (apod compare's own verdict). Without a
+/// pinned run, a pinned run not among these runs, or no newer run of its model, why_none says so.
 BaselineVerdict baseline_verdict(const PageModel& page, const std::string& pinned_id);
 
 } // namespace apod::report

@@ -11,9 +11,6 @@ set -euo pipefail
 fleet=$(cd "$(dirname "$0")" && pwd)
 export APOD_NIGHT=${APOD_NIGHT:-$(date +%F)}
 export APOD_RESULTS=${APOD_RESULTS:-/shared/apod/$APOD_NIGHT}
-if [[ -z ${APOD_COMPARE_CONFIG+set} && -f $fleet/../compare.json ]]; then
-  export APOD_COMPARE_CONFIG=$fleet/../compare.json
-fi
 # The jobs run elsewhere and in the night's directory: relative paths would not resolve there.
 for name in APOD_RESULTS APOD_HISTORY APOD_PUBLISH APOD_COMPARE_CONFIG; do
   [[ -z ${!name:-} ]] || export "$name=$(realpath -m "${!name}")"

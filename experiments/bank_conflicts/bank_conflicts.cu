@@ -101,7 +101,7 @@ Series sample(const ExperimentContext& ctx, Launch& launch, int stride, int iter
     sampler.add(value, policy.check_sample());
   }
   const TimedSamples t = sampler.finish(); // values in B/clk/SM, not ms
-  return Series(t.ms, t.excluded, t.stop_reason, t.noisy);
+  return Series(t);
 }
 
 // Every thread's sum against the host's: the circular sum of the words it read.

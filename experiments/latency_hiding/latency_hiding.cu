@@ -135,7 +135,7 @@ Measurement measure_shape(ExperimentContext& ctx, Array& array, const HidingShap
   extra["seed"] = seed;
   extra["kernel"] = kernel_facts(increment_kernel, shape.block_size, grid, *shared);
   return bandwidth_measurement(params, 2.0 * n * sizeof(uint32_t),
-                               Series(t.ms, t.excluded, t.stop_reason, t.noisy), wrong == 0,
+                               Series(t), wrong == 0,
                                std::move(extra));
 }
 

@@ -71,7 +71,7 @@ void set_peak(const ExperimentContext& ctx, const std::vector<ShapePoint>& point
               double bytes_moved, ModelInputs& in) {
   if (const auto earlier = latency::earlier_peak_gbs(ctx)) {
     in.peak_gbs = *earlier;
-    in.peak_source = "peak_copy's achievable_peak, earlier in this run";
+    in.peak_source = "peak_copy's achievable copy bandwidth, earlier in this run";
     return;
   }
   for (const ShapePoint& p : points)

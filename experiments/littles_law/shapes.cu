@@ -107,7 +107,7 @@ ShapePoint measure(ExperimentContext& ctx, CopyBuffers& buf, ShapePoint point,
   APOD_CUDA(cudaMemset(buf.out.get(), 0xA5, buf.bytes()));
   // No L2 flush: a sample copies many times the L2 (timing.cuh's fixed-count rule).
   const TimedSamples t = time_fixed_ms(ctx.options.sampling, nullptr, launch);
-  point.ms = Series(t.ms, t.excluded, t.stop_reason, t.noisy);
+  point.ms = Series(t);
   point.wrong = buf.words_wrong(ctx.device.sm_count);
   return point;
 }

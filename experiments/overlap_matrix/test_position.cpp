@@ -2,8 +2,13 @@
 // the gist's first pinned row (fast kernel, pinned memory, default stream, 16 Ki floats), run
 // first in a fixed order, read 165-698 us against 29-49 us for its column. Here the same row runs
 // first in every round (the process's very first trial included) and then last in every round;
-// the two must agree within noise, and in the experiment's own random order the row must sit
-// with its column. Without a GPU the program exits 77 (skipped).
+// the two must agree within noise (the corrected variant), and in the experiment's own random
+// order the row must sit with its column (both variants). The gist variant allocates and frees
+// pinned memory, creates a stream and writes its input with sin() inside every trial's timed
+// region, as the gist does, so what ran before a trial changes its cost: on an H100 the row read
+// 201 us run first in every round and 153 us run last. That is the gist's method, not a position
+// artefact of apod's: the random order spreads it over every row alike (measured: the row sits
+// with its column). Without a GPU the program exits 77 (skipped).
 #include "group.hpp"
 
 #include "core/device.hpp"
@@ -44,13 +49,13 @@ void expect_every_trial_verified(const GroupSamples& g) {
 
 class OverlapPosition : public ::testing::TestWithParam<Variant> {};
 
-TEST_P(OverlapPosition, FirstPinnedRowReadsTheSameRunFirstAndRunLast) {
+TEST(OverlapPositionCorrected, FirstPinnedRowReadsTheSameRunFirstAndRunLast) {
   const std::vector<Row> rows = gist_rows();
   const SamplingPolicy policy; // no monitor: every sample used
   // First in every round, from the process's first trial on; then last in every round.
-  const GroupSamples first = run_group(GetParam(), gist_n, rows, fixed_rounds(30), policy,
+  const GroupSamples first = run_group(Variant::corrected, gist_n, rows, fixed_rounds(30), policy,
                                        with_row_at(fast_pinned_default, true, rows.size()));
-  const GroupSamples last = run_group(GetParam(), gist_n, rows, fixed_rounds(30), policy,
+  const GroupSamples last = run_group(Variant::corrected, gist_n, rows, fixed_rounds(30), policy,
                                       with_row_at(fast_pinned_default, false, rows.size()));
   expect_every_trial_verified(first);
   expect_every_trial_verified(last);

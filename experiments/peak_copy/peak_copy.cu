@@ -181,7 +181,7 @@ private:
     extra.update(facts);
     extra["array_bytes"] = a_.bytes();
     points_.push_back(bandwidth_measurement(params, bytes,
-                                            Series(t.ms, t.excluded, t.stop_reason, t.noisy),
+                                            Series(t),
                                             result.ok(), std::move(extra)));
   }
 

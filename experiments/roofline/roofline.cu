@@ -159,7 +159,7 @@ std::vector<Point> sweep(ExperimentContext& ctx, size_t array_bytes,
                                                 T(chain_addend));
       APOD_CUDA_LAUNCH();
     });
-    Point p{steps, n, Series(t.ms, t.excluded, t.stop_reason, t.noisy)};
+    Point p{steps, n, Series(t)};
     p.facts = check(ctx, a, chain_outputs(inputs, steps), p.verified);
     p.facts["kernel"] = kernel_facts(fma_kernel<T>, block_size, grid);
     points.push_back(std::move(p));
@@ -264,9 +264,9 @@ void run(ExperimentContext& ctx) {
   const std::optional<FmaLanesPerSm> lanes = fma_lanes_per_sm(d.cc_major, d.cc_minor);
   Roof roof;
   roof.theoretical_gbs = d.theoretical_bandwidth_gbs();
-  if (auto peak = ctx.earlier_median("peak_copy", keys::achievable_peak)) {
+  if (auto peak = ctx.achievable_peak_gbs(access::copy)) {  // reads `in`, writes `out`
     roof.model_gbs = *peak;
-    roof.model_source = "peak_copy achievable_peak of this run";
+    roof.model_source = "peak_copy's achievable copy bandwidth of this run";
   }
   Roof fp32 = roof, fp64 = roof;
   if (lanes) {

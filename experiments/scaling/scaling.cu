@@ -84,8 +84,9 @@ PartitionSeries series_of(const Job& job, int base_sms, json extra = json::objec
 }
 
 DramLimit dram_limit(const ExperimentContext& ctx) {
-  if (const auto peak = ctx.earlier_median("peak_copy", keys::achievable_peak))
-    return {*peak, "achievable_peak of peak_copy, this run"};
+  // The stream workload reads one array and writes another: a copy.
+  if (const auto peak = ctx.achievable_peak_gbs(access::copy))
+    return {*peak, "peak_copy's achievable copy bandwidth, this run"};
   return {ctx.device.theoretical_bandwidth_gbs(),
           "theoretical DRAM bandwidth (peak_copy did not run before)"};
 }

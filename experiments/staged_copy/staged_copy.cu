@@ -39,7 +39,7 @@ const Metric h2d_bandwidth_metric{"h2d_bandwidth", "GB/s", Direction::higher};
 
 // Every sample of a fixed-count timing, with the monitor's flags.
 Series series_of(const TimedSamples& t) {
-  return Series(t.ms, t.excluded, t.stop_reason, t.noisy);
+  return Series(t);
 }
 
 // The guide's kernel is unspecified; this one does `iterations` dependent integer multiply-adds

@@ -1,11 +1,11 @@
 // One section per experiment present in the results: title, description, citation, notes,
-// failures, its charts (chart_adapter.hpp until report/charts.hpp provides experiment_charts),
+// failures, its charts (experiment_charts, report/charts/designs.cpp),
 // a table of every point (summarised across runs past runs_drawn_apart), and the published
 // figures of that experiment.
 #include "sections/sections.hpp"
 
 #include "aggregate.hpp"
-#include "chart_adapter.hpp"
+#include "charts.hpp"
 #include "format.hpp"
 #include "summary.hpp"
 
@@ -40,7 +40,7 @@ std::vector<std::string> section_notes(const ExperimentView& experiment) {
 
 // Which optional columns a values table needs: a column of dashes says nothing.
 struct ValueColumns {
-  bool compared = false;  ///< % of theoretical: some point has a limit
+  bool compared = false;  ///< % of theoretical: some point has a limit (GB/s or extra.limit)
   bool with_ci = false;   ///< some point stores a CI of its median
   bool with_peak = false; ///< % of achievable peak: DRAM GB/s figures and some run has a peak
 };
@@ -51,7 +51,7 @@ ValueColumns value_columns(const PageModel& page, const ExperimentView& experime
     columns.with_peak =
         columns.with_peak || (experiment.compares_with_peak(metric) && page.any_peak());
     for (const auto& point : metric.points) {
-      columns.compared = columns.compared || point.limit_gbs.has_value();
+      columns.compared = columns.compared || point.limit_value.has_value(); // GB/s or its own unit
       columns.with_ci = columns.with_ci || point.ci_low.has_value();
     }
   }
@@ -285,7 +285,7 @@ mustache::data experiment_section(const PageContext& context, const ExperimentVi
   }
   section.set("failures", failures);
   mustache::data charts{mustache::data::type::list};
-  for (const ChartBlock& chart : experiment_charts(page, experiment))
+  for (const ChartBlock& chart : experiment_charts(page, experiment, figures))
     charts.push_back(chart_block(chart.spec, chart.caption, context.charts));
   section.set("charts", charts);
 

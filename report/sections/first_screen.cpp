@@ -117,11 +117,11 @@ std::string run_words(const RunView& run) {
   return text;
 }
 
-std::string regression_text(const PairResult& pair) {
-  return fmt::format("{} · {} at {}: {} → {} ({})", pair.experiment, display_name(pair.metric),
-                     format_params(pair.params), format_with_unit(pair.baseline_median, pair.unit),
-                     format_with_unit(pair.candidate_median, pair.unit),
-                     format_change(pair.candidate_median / pair.baseline_median - 1));
+std::string regression_text(const PointVerdict& pair) {
+  return fmt::format("{} · {} at {}: {} → {} ({}, {})", pair.experiment, display_name(pair.metric),
+                     format_params(pair.params), format_with_unit(pair.baseline, pair.unit),
+                     format_with_unit(pair.candidate, pair.unit),
+                     format_change(relative_change(pair)), change_text(pair));
 }
 
 mustache::data change_block(const PageContext& context) {
@@ -136,19 +136,20 @@ mustache::data change_block(const PageContext& context) {
     return block;
   }
   const auto regressions = verdict.regressions();
-  const std::size_t compared = verdict.comparison->pairs.size();
+  const std::size_t compared = verdict.comparison->points.size();
   block.set("state", regressions.empty() ? "ok" : "bad");
   std::string headline = regressions.empty() ? "No regression"
                                              : plural(regressions.size(), "regression") +
                                                    std::string(" beyond compare's threshold");
   headline += fmt::format(
       ": the newest run, {}, against the pinned baseline {} on {}. {} compared: "
-      "{} faster, {} slower, {} the same, {} inconclusive",
+      "{} faster, {} slower, {} the same within their run-to-run noise",
       run_words(*verdict.candidate), run_words(*verdict.baseline), verdict.baseline->device_model,
-      plural(compared, "point"), verdict.count("faster"), verdict.count("slower"),
-      verdict.count("same"), verdict.count("inconclusive"));
-  if (!verdict.comparison->unpaired.empty())
-    headline += fmt::format("; {} not comparable", verdict.comparison->unpaired.size());
+      plural(compared, "point"), verdict.count(Change::faster), verdict.count(Change::slower),
+      verdict.count(Change::same));
+  if (!verdict.comparison->left_out.empty())
+    headline += fmt::format("; {} left out (new, removed, failed or not comparable)",
+                            verdict.comparison->left_out.size());
   block.set("headline", headline + ".");
   mustache::data shown{mustache::data::type::list}, rest{mustache::data::type::list};
   for (std::size_t i = 0; i < regressions.size(); ++i)

@@ -66,13 +66,10 @@ mustache::data figure_row(const PageContext& context, const Timeline& timeline,
   row.set("state", figure.step_count() ? "stepped" : "steady");
   row.set("state_text", state_text(figure, detector));
   if (figure.verdict) {
-    row.set(
-        "verdict",
-        fmt::format(
-            "{} against the baseline ({})",
-            figure.verdict->regression ? "regression" : figure.verdict->verdict,
-            format_change(figure.verdict->candidate_median / figure.verdict->baseline_median - 1)));
-    row.set("verdict_class", figure.verdict->regression ? "bad" : figure.verdict->verdict);
+    row.set("verdict", fmt::format("{} against the baseline ({})", verdict_word(*figure.verdict),
+                                   format_change(relative_change(*figure.verdict))));
+    row.set("verdict_class",
+            figure.verdict->regression ? "bad" : change_name(figure.verdict->change));
   } else {
     row.set("verdict", false);
     row.set("verdict_class", "");

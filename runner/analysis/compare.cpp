@@ -1,5 +1,6 @@
 #include "analysis/compare.hpp"
 
+#include "analysis/distributions.hpp"
 #include "core/errors.hpp"
 
 #include <fmt/format.h>
@@ -10,211 +11,133 @@
 
 namespace apod {
 
-double CompareConfig::threshold_for(const std::string& experiment) const {
+double CompareOptions::threshold_for(const std::string& experiment) const {
   const auto it = experiment_threshold.find(experiment);
   return it == experiment_threshold.end() ? threshold : it->second;
 }
 
-CompareConfig parse_compare_config(const json& doc) {
-  if (!doc.is_object()) throw InputError("compare config: expected a JSON object");
-  CompareConfig c;
-  const auto fraction = [](const json& v, const std::string& where, double lo, double hi) {
-    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < lo || v.get<double>() > hi)
-      throw InputError(fmt::format("compare config: {} must be a number in [{}, {}]", where, lo, hi));
+CompareOptions parse_compare_config(const json& doc) {
+  if (!doc.is_object())
+    throw InputError("compare config: expected a JSON object");
+  CompareOptions c;
+  const auto number = [](const json& v, const std::string& where, double lo, double hi) {
+    if (!v.is_number() || !std::isfinite(v.get<double>()) || v.get<double>() < lo ||
+        v.get<double>() > hi)
+      throw InputError(
+          fmt::format("compare config: {} must be a number in [{}, {}]", where, lo, hi));
     return v.get<double>();
   };
   for (const auto& [key, value] : doc.items()) {
-    if (key == "threshold") c.threshold = fraction(value, "threshold", 0, 10);
-    else if (key == "alpha") c.alpha = fraction(value, "alpha", 1e-12, 0.5);
-    else if (key == "experiments") {
-      if (!value.is_object()) throw InputError("compare config: experiments must be an object");
+    if (key == "threshold") {
+      c.threshold = number(value, "threshold", 0, 10);
+    } else if (key == "fwer") {
+      c.fwer = number(value, "fwer", 1e-12, 0.5);
+    } else if (key == "experiments") {
+      if (!value.is_object())
+        throw InputError("compare config: experiments must be an object");
       for (const auto& [name, e] : value.items()) {
         if (!e.is_object() || !e.contains("threshold"))
           throw InputError("compare config: experiments." + name + " needs a threshold");
-        c.experiment_threshold[name] = fraction(e["threshold"], "experiments." + name + ".threshold", 0, 10);
-      }
-    } else if (key == "ungated_metrics") {
-      if (!value.is_array()) throw InputError("compare config: ungated_metrics must be an array of metric names");
-      c.ungated_metrics.clear();
-      for (const auto& m : value) {
-        if (!m.is_string()) throw InputError("compare config: ungated_metrics must be an array of metric names");
-        c.ungated_metrics.insert(m.get<std::string>());
+        c.experiment_threshold[name] =
+            number(e["threshold"], "experiments." + name + ".threshold", 0, 10);
       }
     } else {
-      throw InputError("compare config: unknown key '" + key + "' (known: threshold, alpha, experiments, ungated_metrics)");
+      throw InputError("compare config: unknown key '" + key +
+                       "' (known: threshold, fwer, experiments)");
     }
   }
   return c;
 }
 
-double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b) {
-  const double n1 = a.size(), n2 = b.size();
-  if (a.empty() || b.empty()) return 1.0;
-  std::vector<std::pair<double, int>> all;
-  for (double v : a) all.push_back({v, 0});
-  for (double v : b) all.push_back({v, 1});
-  std::sort(all.begin(), all.end());
-  double rank_sum_a = 0, tie_term = 0;
-  for (size_t i = 0; i < all.size();) {
-    size_t j = i;
-    while (j < all.size() && all[j].first == all[i].first) ++j;
-    const double avg_rank = (i + 1 + j) / 2.0;  // ranks i+1..j share their mean
-    const double t = j - i;
-    tie_term += t * t * t - t;
-    for (size_t k = i; k < j; ++k)
-      if (all[k].second == 0) rank_sum_a += avg_rank;
-    i = j;
+double parse_threshold(const std::string& text) {
+  const bool percent = !text.empty() && text.back() == '%';
+  const std::string digits = percent ? text.substr(0, text.size() - 1) : text;
+  double value = 0;
+  size_t used = 0;
+  try {
+    value = std::stod(digits, &used);
+  } catch (const std::exception&) {
+    used = 0;
   }
-  const double u = rank_sum_a - n1 * (n1 + 1) / 2;
-  const double n = n1 + n2;
-  const double variance = n1 * n2 / 12.0 * ((n + 1) - tie_term / (n * (n - 1)));
-  if (variance <= 0) return 1.0;
-  const double z = (std::abs(u - n1 * n2 / 2) - 0.5) / std::sqrt(variance);  // continuity correction
-  return std::min(1.0, std::erfc(std::max(0.0, z) / std::sqrt(2.0)));
+  if (digits.empty() || used != digits.size() || !std::isfinite(value) || value < 0)
+    throw InputError(fmt::format(
+        "--threshold '{}': expected a percentage (\"5%\") or a fraction (\"0.05\")", text));
+  if (!percent && value >= 1)
+    throw InputError(fmt::format("--threshold {}: a fraction or a percentage is meant: write "
+                                 "{}% for {} percent, or {:g} as a fraction",
+                                 text, text, text, value / 100));
+  const double fraction = percent ? value / 100 : value;
+  if (fraction > 10)
+    throw InputError(fmt::format("--threshold {}: at most 1000%", text));
+  return fraction;
 }
 
-namespace {
-
-std::string identity(const Measurement& m) {
-  return m.experiment + "|" + nlohmann::json::parse(m.params.dump()).dump() + "|" + m.metric;
+const char* change_name(Change c) {
+  return c == Change::faster ? "faster" : c == Change::slower ? "slower" : "same";
 }
 
-PairResult compare_pair(const Measurement& base, const Measurement& cand, const CompareConfig& config) {
-  PairResult r;
-  r.key = cand.comparability_key;
-  r.experiment = cand.experiment;
-  r.metric = cand.metric;
-  r.unit = cand.unit;
-  r.direction = to_string(cand.direction);
-  r.params = cand.params;
-  const auto a = base.used_samples(), b = cand.used_samples();
-  const Summary sa = summarize(a), sb = summarize(b);
-  r.baseline_median = sa.median;
-  r.candidate_median = sb.median;
-  r.ratio = sa.median != 0 ? sb.median / sa.median : 0;
-  const bool higher_better = cand.direction == Direction::higher;
-  r.change = higher_better ? r.ratio - 1 : (sb.median != 0 ? sa.median / sb.median - 1 : 0);
-  bool significant;
-  if (std::min(a.size(), b.size()) >= size_t(config.min_samples_for_test)) {
-    r.test = "mann_whitney";
-    r.p_value = mann_whitney_p(a, b);
-    significant = r.p_value < config.alpha;
-  } else {
-    r.test = "ci_overlap";
-    significant = sb.ci_high < sa.ci_low || sb.ci_low > sa.ci_high;
+const char* reason_name(LeftOutReason r) {
+  switch (r) {
+  case LeftOutReason::new_point:
+    return "new";
+  case LeftOutReason::removed:
+    return "removed";
+  case LeftOutReason::not_comparable:
+    return "not_comparable";
+  case LeftOutReason::failed_baseline:
+    return "failed_in_baseline";
+  case LeftOutReason::failed_candidate:
+    break;
   }
-  const double threshold = config.threshold_for(r.experiment);
-  const double precision = std::max(sa.ci_half_width_rel(), sb.ci_half_width_rel());
-  r.gated = !config.ungated_metrics.count(r.metric);
-  if (significant && std::abs(r.change) > threshold) {
-    r.verdict = r.change > 0 ? "faster" : "slower";
-    r.regression = r.change < 0 && r.gated;
-  } else if (significant || precision <= threshold) {
-    r.verdict = "same";  // no difference, or one too small to matter
-  } else {
-    r.verdict = "inconclusive";  // too noisy to tell a change of `threshold` from none
-  }
-  return r;
+  return "failed_in_candidate";
 }
 
-}  // namespace
-
-bool Comparison::regression() const {
-  return std::any_of(pairs.begin(), pairs.end(), [](const PairResult& p) { return p.regression; });
+double PointVerdict::factor() const {
+  return std::exp(std::abs(slowdown));
 }
 
-Comparison compare_runs(const RunRecord& base_run, const RunRecord& cand_run, const CompareConfig& config) {
-  Comparison c;
-  c.baseline_run = base_run.id;
-  c.candidate_run = cand_run.id;
-  std::map<std::string, const Measurement*> base_by_key, base_by_identity;
-  for (const Measurement* m : base_run.measurements()) {
-    if (!m->comparability_key.empty()) base_by_key[m->comparability_key] = m;
-    base_by_identity[identity(*m)] = m;
-  }
-  std::set<std::string> matched;
-  for (const Measurement* m : cand_run.measurements()) {
-    const std::string id = identity(*m);
-    const auto by_key = m->comparability_key.empty() ? base_by_key.end() : base_by_key.find(m->comparability_key);
-    const bool same_point = base_by_identity.count(id) > 0;
-    if (same_point) matched.insert(id);
-    if (by_key == base_by_key.end()) {
-      c.unpaired.push_back({m->experiment, m->metric, same_point ? "not_comparable" : "new", m->params});
-      continue;
-    }
-    const Measurement& base = *by_key->second;
-    if (!point_status(base).ok() || !point_status(*m).ok()) {
-      c.unpaired.push_back({m->experiment, m->metric, "failed", m->params});
-      continue;
-    }
-    c.pairs.push_back(compare_pair(base, *m, config));
-  }
-  for (const auto& [id, m] : base_by_identity)
-    if (!matched.count(id)) c.unpaired.push_back({m->experiment, m->metric, "removed", m->params});
-  return c;
+RunFacts RunFacts::of(const RunRecord& run) {
+  RunFacts f;
+  f.id = run.id;
+  f.label = run.label;
+  f.started_at = run.started_at;
+  f.device = run.device_name();
+  f.uuid = run.device_uuid();
+  const json& env = run.environment;
+  if (env.contains("host") && env["host"].is_string())
+    f.host = env["host"].get<std::string>();
+  if (env.contains("gpu_state") && env["gpu_state"].is_object() &&
+      env["gpu_state"].contains("driver_branch") && env["gpu_state"]["driver_branch"].is_string())
+    f.driver_branch = env["gpu_state"]["driver_branch"].get<std::string>();
+  return f;
 }
 
-std::string format_text(const Comparison& c) {
-  std::string out = fmt::format("baseline {}  candidate {}\n", c.baseline_run, c.candidate_run);
-  out += fmt::format("{:<16} {:<34} {:<20} {:>12} {:>12} {:>8}  {:<12} {}\n", "experiment", "params", "metric",
-                     "baseline", "candidate", "change", "verdict", "test");
-  for (const auto& p : c.pairs)
-    out += fmt::format("{:<16} {:<34} {:<20} {:>12.5g} {:>12.5g} {:>+7.2f}%  {:<12} {}{}\n", p.experiment,
-                       p.params.dump(), p.metric, p.baseline_median, p.candidate_median, 100 * p.change,
-                       p.regression ? "REGRESSION" : p.verdict, p.test,
-                       p.test == "mann_whitney" ? fmt::format(" p={:.2g}", p.p_value) : "");
-  for (const auto& u : c.unpaired)
-    out += fmt::format("{:<16} {:<34} {:<20} unpaired: {}\n", u.experiment, u.params.dump(), u.metric, u.reason);
-  int counts[4] = {0, 0, 0, 0};
-  for (const auto& p : c.pairs)
-    counts[p.verdict == "faster" ? 0 : p.verdict == "slower" ? 1 : p.verdict == "same" ? 2 : 3]++;
-  out += fmt::format("{} pairs: {} faster, {} slower, {} same, {} inconclusive; {} unpaired; {}\n", c.pairs.size(),
-                     counts[0], counts[1], counts[2], counts[3], c.unpaired.size(),
-                     c.regression() ? "REGRESSION" : "no regression");
-  return out;
+int Verdict::regressions() const {
+  return static_cast<int>(std::count_if(points.begin(), points.end(),
+                                        [](const PointVerdict& p) { return p.regression; }));
 }
 
-std::string format_markdown(const Comparison& c) {
-  std::string out = fmt::format("### apod compare: {}\n\nbaseline `{}`, candidate `{}`\n\n",
-                                c.regression() ? "regression found" : "no regression", c.baseline_run, c.candidate_run);
-  out += "| experiment | params | metric | baseline | candidate | change | verdict |\n|---|---|---|---:|---:|---:|---|\n";
-  // Markdown tables: regressions and changes first, then the rest, so the summary reads top-down.
-  std::vector<const PairResult*> order;
-  for (const auto& p : c.pairs) order.push_back(&p);
-  std::stable_sort(order.begin(), order.end(), [](auto* a, auto* b) {
-    const auto rank = [](const PairResult* p) { return p->regression ? 0 : p->verdict == "same" ? 3 : p->verdict == "inconclusive" ? 2 : 1; };
-    return rank(a) < rank(b);
-  });
-  const auto escape = [](std::string s) {
-    std::string r;
-    for (char ch : s) r += ch == '|' ? std::string("\\|") : std::string(1, ch);
-    return r;
-  };
-  for (const auto* p : order)
-    out += fmt::format("| {} | `{}` | {} | {:.5g} {} | {:.5g} {} | {:+.2f}% | {} |\n", escape(p->experiment),
-                       escape(p->params.dump()), escape(p->metric), p->baseline_median, p->unit,
-                       p->candidate_median, p->unit, 100 * p->change,
-                       p->regression ? "**regression**" : p->verdict);
-  if (!c.unpaired.empty()) {
-    out += "\n| unpaired | params | metric | reason |\n|---|---|---|---|\n";
-    for (const auto& u : c.unpaired)
-      out += fmt::format("| {} | `{}` | {} | {} |\n", escape(u.experiment), escape(u.params.dump()), escape(u.metric), u.reason);
-  }
-  return out;
+int Verdict::count(Change c) const {
+  return static_cast<int>(std::count_if(points.begin(), points.end(),
+                                        [c](const PointVerdict& p) { return p.change == c; }));
 }
 
-json to_json(const Comparison& c) {
-  json j = {{"baseline_run", c.baseline_run}, {"candidate_run", c.candidate_run},
-            {"regression", c.regression()}, {"pairs", json::array()}, {"unpaired", json::array()}};
-  for (const auto& p : c.pairs)
-    j["pairs"].push_back({{"comparability_key", p.key}, {"experiment", p.experiment}, {"params", p.params},
-                          {"metric", p.metric}, {"unit", p.unit}, {"direction", p.direction},
-                          {"baseline_median", p.baseline_median}, {"candidate_median", p.candidate_median},
-                          {"ratio", p.ratio}, {"change", p.change}, {"test", p.test}, {"p_value", p.p_value},
-                          {"verdict", p.verdict}, {"regression", p.regression}, {"gated", p.gated}});
-  for (const auto& u : c.unpaired)
-    j["unpaired"].push_back({{"experiment", u.experiment}, {"params", u.params}, {"metric", u.metric}, {"reason", u.reason}});
-  return j;
+int Verdict::points_with_noise(NoiseSource s) const {
+  return static_cast<int>(std::count_if(
+      points.begin(), points.end(), [s](const PointVerdict& p) { return p.noise_source == s; }));
 }
 
-}  // namespace apod
+int Verdict::exit_code() const {
+  if (points.empty())
+    return exit_usage;
+  return regressions() ? exit_regression : exit_ok;
+}
+
+int exit_code(const std::vector<Verdict>& verdicts) {
+  int worst = exit_ok;
+  for (const Verdict& v : verdicts)
+    worst = std::max(worst, v.exit_code());
+  return worst;
+}
+
+} // namespace apod

@@ -1,72 +1,117 @@
-// `apod compare`: pairs the measurements of two runs by comparability key and decides, per pair,
-// whether the candidate is faster, slower, the same, or whether the data cannot tell.
+// `apod compare`: the verdict on a candidate run (or a batch of runs) against a baseline run.
+// Points are paired by comparability key; each pair's change, ln(candidate / baseline) turned so
+// that positive is slower, is tested against the run-to-run noise of that point on that machine
+// (noise.hpp), the p-values of all gated points are adjusted together (Holm: the family-wise
+// error rate holds whatever the dependence between points), and a significant slowdown beyond
+// the threshold is a regression. docs/ci.md documents the model, its defaults and how they were
+// measured, the false-alarm rate and the smallest change detected per class.
 #pragma once
 
+#include "analysis/metric_class.hpp"
+#include "analysis/noise.hpp"
 #include "core/run_record.hpp"
 
 #include <map>
-#include <set>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace apod {
 
-/// Thresholds for calling a change a regression: the default, and per-experiment overrides.
-struct CompareConfig {
-  double threshold = 0.05;    ///< relative change beyond which a significant slowdown is a regression
-  double alpha = 0.01;        ///< significance level of the Mann-Whitney U test
-  int min_samples_for_test = 8;  ///< fewer samples on either side: compare confidence intervals
-  std::map<std::string, double> experiment_threshold;
-  /// Analysis figures derived from the measured ones (fractions, model estimates, ratios to
-  /// another row): compared and shown, never a regression on their own.
-  std::set<std::string> ungated_metrics = {"parallel_fraction", "amdahl_limit", "ratio_to_first_row",
-                                           "fitted_parallel_fraction", "amdahl_parallel_fraction",
-                                           "gustafson_parallel_fraction", "predicted_knee_sm_count",
-                                           "model_ms"};
-
+struct CompareOptions {
+  double threshold = 0.015; ///< a change must also exceed this (docs/ci.md: why 1.5%)
+  double fwer = 0.01;       ///< family-wise error rate of one compare (Holm over the gated points)
+  std::map<std::string, double> experiment_threshold; ///< per-experiment override
   double threshold_for(const std::string& experiment) const;
 };
 
-/// Parses a config file's JSON: {"threshold": 0.05, "alpha": 0.01, "experiments":
-/// {"host_transfer": {"threshold": 0.10}}, "ungated_metrics": ["amdahl_limit", ...]}.
-/// Throws InputError naming the bad field.
-CompareConfig parse_compare_config(const json& doc);
+/// Parses a `--config` file: {"threshold": 0.01, "fwer": 0.01, "experiments": {"host_transfer":
+/// {"threshold": 0.10}}}. Throws InputError naming the bad field.
+CompareOptions parse_compare_config(const json& doc);
 
-/// Two-sided Mann-Whitney U test with the normal approximation and tie correction; returns the
-/// p-value (1 when either side is empty or every value is tied).
-double mann_whitney_p(const std::vector<double>& a, const std::vector<double>& b);
+/// A threshold from the command line: "5%" or a fraction ("0.05"). A bare number of 1 or more is
+/// refused (InputError) with a message saying which is meant: "5" is 500%, not 5%.
+double parse_threshold(const std::string& text);
 
-struct PairResult {
-  std::string key, experiment, metric, unit, direction;
+enum class Change { same, faster, slower };
+const char* change_name(Change c);
+
+/// One point compared: the run-level figures and what the noise model says of their difference.
+struct PointVerdict {
+  std::string key, experiment, metric, unit;
+  Direction direction = Direction::higher;
   json params;
-  double baseline_median = 0, candidate_median = 0;
-  double ratio = 0;           ///< candidate / baseline
-  double change = 0;          ///< signed relative change in the "better" direction (+ = improvement)
-  std::string test;           ///< mann_whitney | ci_overlap
-  double p_value = 1;         ///< for mann_whitney
-  std::string verdict;        ///< faster | slower | same | inconclusive
+  MetricClass metric_class = MetricClass::device_memory;
+  bool gated = true;
+  double baseline = 0, candidate = 0; ///< run medians (a batch: the geometric mean of its runs')
+  double slowdown = 0;          ///< ln of the slowdown factor: > 0 slower, < 0 faster, in any unit
+  double noise = 0;             ///< standard deviation of that difference under no change
+  double df = 0;                ///< of its t reference
+  double p = 1, p_adjusted = 1; ///< two-sided; Holm-adjusted within gated (or derived) points
+  double detectable = 0;        ///< smallest slowdown factor - 1 this pair can flag
+  NoiseSource noise_source = NoiseSource::class_default;
+  int history_runs = 0;
+  Change change = Change::same;
   bool regression = false;
-  bool gated = true;          ///< false: an analysis figure, never a regression by itself
+  double factor() const; ///< exp(|slowdown|): "1.34x slower"
 };
 
-struct Unpaired {
-  std::string experiment, metric, reason;  ///< reason: new | removed | not_comparable | failed
+enum class LeftOutReason { new_point, removed, not_comparable, failed_baseline, failed_candidate };
+const char* reason_name(LeftOutReason r);
+
+struct LeftOut {
+  std::string experiment, metric;
   json params;
+  LeftOutReason reason = LeftOutReason::new_point;
+  std::string detail; ///< why, in words (the failure text, what differs)
 };
 
-struct Comparison {
-  std::string baseline_run, candidate_run;
-  std::vector<PairResult> pairs;
-  std::vector<Unpaired> unpaired;
-  bool regression() const;
+/// Who ran: what a reader needs to tell two runs apart.
+struct RunFacts {
+  std::string id, label, started_at, device, uuid, host, driver_branch;
+  int runs = 1; ///< more than 1: a batch judged by its medians
+  static RunFacts of(const RunRecord& run);
 };
 
-/// Compares two runs. Only points whose point_status() is ok on both sides are paired; the
-/// others are listed as unpaired with the reason "failed".
-Comparison compare_runs(const RunRecord& baseline_run, const RunRecord& candidate_run, const CompareConfig& config);
+struct Verdict {
+  RunFacts baseline, candidate;
+  bool same_machine = true;
+  double threshold = 0, fwer = 0;
+  int gated_points = 0;
+  std::vector<PointVerdict> points; ///< regressions first, then faster, slower, same
+  std::vector<LeftOut> left_out;
+  std::string nothing_compared; ///< non-empty: why not one point could be compared
+  int regressions() const;
+  int count(Change c) const;
+  int points_with_noise(NoiseSource s) const;
+  /// 0 no regression, 1 a regression, 2 nothing could be compared.
+  int exit_code() const;
+};
 
-std::string format_text(const Comparison& c);
-std::string format_markdown(const Comparison& c);
-json to_json(const Comparison& c);
+/// The verdict on `candidate` against `baseline`.
+Verdict judge(const RunRecord& baseline, const RunRecord& candidate, const NoiseModel& noise,
+              const CompareOptions& options = {});
+/// The verdict the report shows at the top of its page: `candidate` against `baseline`, every
+/// other run of `runs` (the database) history for the noise model.
+Verdict judge_in(const std::vector<RunRecord>& runs, const RunRecord& baseline,
+                 const RunRecord& candidate, const CompareOptions& options = {});
+/// The verdict on several runs of one machine as one candidate, by each point's geometric mean
+/// of run medians (its noise shrinks by the number of runs). Throws InputError if the runs are
+/// of different machines.
+Verdict judge_pooled(const RunRecord& baseline, const std::vector<const RunRecord*>& candidates,
+                     const NoiseModel& noise, const CompareOptions& options = {});
 
-}  // namespace apod
+/// The worst exit code of several verdicts (2 over 1 over 0).
+int exit_code(const std::vector<Verdict>& verdicts);
+
+struct FormatOptions {
+  bool only_changed = false; ///< leave out the points whose verdict is "same"
+};
+std::string format_text(const std::vector<Verdict>& verdicts, const FormatOptions& options = {});
+std::string format_markdown(const std::vector<Verdict>& verdicts,
+                            const FormatOptions& options = {});
+json to_json(const std::vector<Verdict>& verdicts, const FormatOptions& options = {});
+/// "1.34x slower", "1.020x faster", "same" (under 0.05%).
+std::string change_text(const PointVerdict& p);
+
+} // namespace apod

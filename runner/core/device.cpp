@@ -6,12 +6,44 @@
 
 namespace apod {
 
+namespace {
+// Where pcie_max_payload_bytes came from, as stored.
+constexpr const char* payload_read = "config space";
+constexpr const char* payload_assumed = "assumed: config space unreadable (needs root)";
+} // namespace
+
 double DeviceInfo::theoretical_bandwidth_gbs() const {
   return apod::theoretical_bandwidth_gbs(memory_clock_khz, memory_bus_width_bits);
 }
 
 std::optional<double> DeviceInfo::theoretical_pcie_gbs() const {
   return pcie_bandwidth_gbs(pcie_generation, pcie_width);
+}
+
+std::optional<double> DeviceInfo::attainable_pcie_gbs(PcieDirection direction) const {
+  return pcie_attainable_gbs(pcie_generation, pcie_width, pcie_max_payload_bytes, direction);
+}
+
+std::optional<int> pcie_max_payload_from_config(const std::vector<uint8_t>& config) {
+  constexpr size_t status = 0x06, capabilities_pointer = 0x34, first_capability = 0x40;
+  constexpr uint8_t capability_list_bit = 0x10, pci_express_id = 0x10;
+  if (config.size() <= capabilities_pointer || !(config[status] & capability_list_bit))
+    return std::nullopt;
+  size_t at = config[capabilities_pointer] & 0xFC;
+  // A well-formed list has at most 48 entries in the 256-byte space; a longer walk is a loop.
+  for (int hops = 0; hops < 48 && at >= first_capability && at + 1 < config.size(); ++hops) {
+    if (config[at] == pci_express_id) {
+      if (at + 9 >= config.size())
+        return std::nullopt;
+      const unsigned device_control = config[at + 8] | (config[at + 9] << 8);
+      const unsigned encoded = (device_control >> 5) & 0x7;
+      if (encoded > 5)
+        return std::nullopt; // 110b and 111b are reserved
+      return 128 << encoded;
+    }
+    at = config[at + 1] & 0xFC;
+  }
+  return std::nullopt;
 }
 
 int pcie_generation_from_speed(const std::string& speed) {
@@ -46,12 +78,24 @@ nlohmann::ordered_json to_json(const DeviceInfo& d) {
       {"pcie_width", d.pcie_width},
       {"pcie_current_generation", d.pcie_current_generation},
       {"pcie_current_width", d.pcie_current_width},
+      {"pcie_max_payload_bytes", nullptr},
+      {"pcie_max_payload_source", nullptr},
       {"theoretical_bandwidth_gbs", nullptr},
       {"theoretical_pcie_gbs", nullptr},
+      {"attainable_pcie_h2d_gbs", nullptr},
+      {"attainable_pcie_d2h_gbs", nullptr},
   };
+  if (d.pcie_max_payload_bytes > 0) {
+    j["pcie_max_payload_bytes"] = d.pcie_max_payload_bytes;
+    j["pcie_max_payload_source"] = d.pcie_max_payload_assumed ? payload_assumed : payload_read;
+  }
   if (d.memory_clock_khz > 0 && d.memory_bus_width_bits > 0)
     j["theoretical_bandwidth_gbs"] = d.theoretical_bandwidth_gbs();
   if (auto pcie = d.theoretical_pcie_gbs()) j["theoretical_pcie_gbs"] = *pcie;
+  if (auto h2d = d.attainable_pcie_gbs(PcieDirection::host_to_device))
+    j["attainable_pcie_h2d_gbs"] = *h2d;
+  if (auto d2h = d.attainable_pcie_gbs(PcieDirection::device_to_host))
+    j["attainable_pcie_d2h_gbs"] = *d2h;
   return j;
 }
 
@@ -79,6 +123,11 @@ DeviceInfo device_from_json(const nlohmann::ordered_json& j) {
   d.pcie_width = j.value("pcie_width", 0);
   d.pcie_current_generation = j.value("pcie_current_generation", 0);
   d.pcie_current_width = j.value("pcie_current_width", 0);
+  if (j.contains("pcie_max_payload_bytes") && j["pcie_max_payload_bytes"].is_number_integer())
+    d.pcie_max_payload_bytes = j["pcie_max_payload_bytes"].get<int>();
+  const auto source = j.find("pcie_max_payload_source");
+  d.pcie_max_payload_assumed =
+      source != j.end() && source->is_string() && *source == payload_assumed;
   return d;
 }
 

@@ -1,11 +1,14 @@
 // What apod knows about a GPU: the facts it reads from the driver and the limits derived from them.
 #pragma once
 
+#include "core/theory.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace apod {
 
@@ -29,10 +32,21 @@ struct DeviceInfo {
   int pcie_width = 0;            ///< from sysfs max_link_width; 0 if unknown
   int pcie_current_generation = 0;
   int pcie_current_width = 0;
+  /// The link's Max_Payload_Size in bytes (Device Control, from PCI config space); 0 if unknown.
+  int pcie_max_payload_bytes = 0;
+  /// True when config space could not be read (it needs root) and the payload is the common
+  /// server value, pcie_assumed_max_payload_bytes.
+  bool pcie_max_payload_assumed = false;
 
   double theoretical_bandwidth_gbs() const;
+  /// The line rate per direction (theory.hpp, pcie_bandwidth_gbs).
   std::optional<double> theoretical_pcie_gbs() const;
+  /// The protocol limit per direction at the link's payload size (theory.hpp, pcie_attainable_gbs).
+  std::optional<double> attainable_pcie_gbs(PcieDirection direction) const;
 };
+
+/// The Max_Payload_Size assumed when config space is unreadable: what servers commonly program.
+inline constexpr int pcie_assumed_max_payload_bytes = 256;
 
 nlohmann::ordered_json to_json(const DeviceInfo& d);
 DeviceInfo device_from_json(const nlohmann::ordered_json& j);
@@ -51,5 +65,12 @@ bool reset_device_after_failure(int ordinal);
 
 /// PCIe link generation from a sysfs speed string such as "32.0 GT/s PCIe"; 0 if unknown.
 int pcie_generation_from_speed(const std::string& speed);
+
+/// The Max_Payload_Size in bytes programmed in a PCIe function's Device Control register, from the
+/// bytes of its configuration space (/sys/bus/pci/devices/BDF/config): the PCI Express capability
+/// (ID 0x10) is found through the capability list that starts at offset 0x34, Device Control is
+/// at +8 and its bits 7:5 hold log2(MPS / 128) (PCIe Base Specification 5.0, 7.5.3.4). Nothing
+/// when the list cannot be followed (without root, sysfs gives only the first 64 bytes).
+std::optional<int> pcie_max_payload_from_config(const std::vector<uint8_t>& config);
 
 }  // namespace apod

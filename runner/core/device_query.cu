@@ -5,11 +5,12 @@
 #include "core/device.hpp"
 #include "core/timing.cuh"
 
-#include <cstdio>
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <string>
+#include <vector>
 
 namespace apod {
 
@@ -28,6 +29,17 @@ std::string read_sysfs(const std::string& bus_id, const char* file) {
   std::string line;
   std::getline(in, line);
   return line;
+}
+
+// The function's PCI configuration space; sysfs gives a non-root reader only its first 64 bytes.
+std::vector<uint8_t> read_config_space(const std::string& bus_id) {
+  std::string id = bus_id;
+  std::transform(id.begin(), id.end(), id.begin(), [](unsigned char c) { return std::tolower(c); });
+  std::ifstream in("/sys/bus/pci/devices/" + id + "/config", std::ios::binary);
+  std::vector<uint8_t> bytes(4096);
+  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<size_t>(std::max<std::streamsize>(in.gcount(), 0)));
+  return bytes;
 }
 
 std::string format_uuid(const cudaUUID_t& u) {
@@ -92,6 +104,13 @@ DeviceInfo query_device(int ordinal) {
   d.pcie_width = std::atoi(read_sysfs(d.pci_bus_id, "max_link_width").c_str());
   d.pcie_current_generation = pcie_generation_from_speed(read_sysfs(d.pci_bus_id, "current_link_speed"));
   d.pcie_current_width = std::atoi(read_sysfs(d.pci_bus_id, "current_link_width").c_str());
+  // The payload size the OS programmed (the link partners agree on it), for the protocol limit.
+  if (const auto mps = pcie_max_payload_from_config(read_config_space(d.pci_bus_id))) {
+    d.pcie_max_payload_bytes = *mps;
+  } else {
+    d.pcie_max_payload_bytes = pcie_assumed_max_payload_bytes;
+    d.pcie_max_payload_assumed = true;
+  }
   return d;
 }
 
@@ -108,6 +127,7 @@ bool reset_device_after_failure(int ordinal) {
   cudaGetLastError();
   cudaSetDevice(ordinal);
   release_l2_flush_buffer();
+  release_sm_clock_probe();
   cudaDeviceReset();
   // The CUDA documentation allows a sticky error to outlive the reset ("the process must be
   // terminated and relaunched"), so prove the new context works before trusting it.

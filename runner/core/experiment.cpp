@@ -35,6 +35,12 @@ std::optional<double> ExperimentContext::earlier_median(const std::string& name,
   return std::nullopt;
 }
 
+std::optional<double> ExperimentContext::achievable_peak_gbs(const std::string& access_type) const {
+  if (auto peak = earlier_median(keys::achievable_peak_experiment, keys::access_peak, {{keys::access_type, access_type}}))
+    return peak;
+  return earlier_median(keys::achievable_peak_experiment, keys::achievable_peak);
+}
+
 const std::vector<ExperimentInfo>& experiments() { return registry(); }
 
 const ExperimentInfo* find_experiment(const std::string& name) {

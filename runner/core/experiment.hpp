@@ -13,13 +13,16 @@
 
 namespace apod {
 
-/// Checks the conditions a sample was taken under (runner/nvml.cpp implements it with NVML).
+/// Checks the conditions a sample was taken under (run/clock_monitor.cpp implements it with NVML).
 class SampleMonitor {
  public:
   virtual ~SampleMonitor() = default;
-  /// Flags for the sample just taken: 0 if it may be used, else bit 1 (SM clock under the
-  /// threshold) and/or bit 2 (a throttle reason was active).
+  /// Flags for the sample just taken: 0 if it may be used, else sample_flag bits (vocabulary.hpp):
+  /// low_clock, throttled, monitor_failed.
   virtual uint8_t check() = 0;
+  /// Flags for a sample whose timed region ran at `sm_clock_mhz`, as the timing core measured it
+  /// on the device: sample_flag::low_clock when under the monitor's threshold. Default: none.
+  virtual uint8_t check_measured_clock(double /*sm_clock_mhz*/) { return 0; }
 };
 
 /// How each point is sampled (runner/sampling.cpp applies the rules). Experiments pass it on to
@@ -35,6 +38,15 @@ struct SamplingPolicy {
 
   /// The monitor's flags for the sample just taken (0 without a monitor).
   uint8_t check_sample() const { return monitor ? monitor->check() : 0; }
+  /// Same, with the SM clock measured over the sample's timed region (NaN: not measured).
+  uint8_t check_sample(double measured_sm_clock_mhz) const {
+    if (!monitor)
+      return 0;
+    const uint8_t flags = monitor->check();
+    return measured_sm_clock_mhz == measured_sm_clock_mhz // not NaN
+               ? flags | monitor->check_measured_clock(measured_sm_clock_mhz)
+               : flags;
+  }
 };
 
 /// What `apod run` asked for.
@@ -73,6 +85,12 @@ struct ExperimentContext {
   /// params contain every key of `params` with the same value, from earlier in this run.
   std::optional<double> earlier_median(const std::string& experiment, const std::string& metric,
                                        const json& params = json::object()) const;
+
+  /// The achievable DRAM bandwidth this run measured for `access_type` (access::copy, ...):
+  /// peak_copy's achievable_peak_by_access of that type, else its overall achievable_peak, else
+  /// nothing. A copy-like kernel is read against the copy peak, not against a faster write-only
+  /// fill.
+  std::optional<double> achievable_peak_gbs(const std::string& access_type) const;
 };
 
 /// How the report draws an experiment by default: metric (y) against one parameter (x),

@@ -58,8 +58,9 @@ struct Measurement {
   bool verified = false;           ///< output matched the host's answer
   std::string error;               ///< non-empty: the point failed and carries no figure
   json extra = json::object();     ///< experiment-specific facts (bytes moved, launch shape)
-  /// Per sample: 0 = used, else why it is left out of the statistics (bit 1: SM clock under the
-  /// threshold, bit 2: a throttle reason was active). Empty means every sample is used.
+  /// Per sample: 0 = used, else why it is left out of the statistics, sample_flag bits
+  /// (vocabulary.hpp): 1 SM clock under the threshold, 2 a throttle reason was active, 4 the
+  /// clock monitor did not answer. Empty means every sample is used.
   std::vector<uint8_t> excluded;
   std::string stop_reason = stop_fixed;
   bool noisy = false;              ///< never reached the confidence target
@@ -90,7 +91,8 @@ struct PointStatus {
 inline constexpr const char* reason_not_verified = "output did not match the host reference";
 inline constexpr const char* reason_no_samples = "no samples were taken";
 inline constexpr const char* reason_all_excluded =
-    "every sample was taken with the SM clock under the threshold or while throttled";
+    "every sample was flagged by the clock monitor (SM clock under the threshold, throttled, or "
+    "the monitor not answering)";
 
 /// The point's status: its error if it has one, else a wrong answer, no samples, every sample
 /// flagged, in that order.

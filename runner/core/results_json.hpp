@@ -1,9 +1,12 @@
-// Reading and checking apod-results documents (docs/results-format.md), and writing files so
-// that a failure never leaves a half-written one behind.
+// Reading and checking apod-results documents (docs/results-format.md), and writing them (JSON,
+// one run at a time, or CSV, one row per point) into an output file.
 #pragma once
 
+#include "core/limits.hpp"
+#include "core/output_file.hpp"
 #include "core/run_record.hpp"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,21 +27,28 @@ void validate_results(const json& doc);
 /// The apod-results document holding `runs`, in that order.
 json results_document(const std::vector<RunRecord>& runs);
 
-/// Deepest nesting of arrays and objects a results document may have (real ones have about 8).
-/// Deeper input is refused before anything recursive (copy, dump, compare) could meet it.
-constexpr int max_results_depth = 64;
+/// Deepest nesting of arrays and objects a results document may have (limits.hpp).
+constexpr int max_results_depth = limits::results_document.max_depth;
 
 /// Parses and validates the text of a results document; `source` names it in messages. Besides
-/// what validate_results refuses: bad JSON, nesting deeper than max_results_depth, and a key
-/// repeated in one object (which JSON parsers resolve differently). Throws InputError.
+/// what validate_results refuses: bad JSON and whatever parse_bounded_json refuses under
+/// limits::results_document (size, nesting, values, members, string length, a repeated key).
+/// Throws InputError.
 json parse_results(const std::string& text, const std::string& source);
 
-/// Reads a results file and checks it with parse_results. Throws InputError on unreadable
-/// files, bad JSON or a document that fails validate_results.
+/// Reads a results file ("-": standard input; gzip-compressed or not, read_input_file) and
+/// checks it with parse_results. Throws InputError.
 json read_results_file(const std::string& path);
 
-/// Writes `content` to `path` through a temporary file in the same directory and a rename, so
-/// readers see the old file or the new one, never a torn one. Throws InputError on failure.
-void write_file_atomically(const std::string& path, const std::string& content);
+/// Calls its argument with each run to write, in order (e.g. Store::for_each_run).
+using RunSource = std::function<void(const std::function<void(const RunRecord&)>&)>;
 
-}  // namespace apod
+/// Writes the apod-results document of the runs `source` gives, one run at a time, byte for
+/// byte as results_document(runs).dump(2) followed by a newline. Returns the number of runs.
+std::size_t write_results_json(OutputFile& out, const RunSource& source);
+
+/// Writes one CSV row per point of the runs `source` gives, under a header row; the columns
+/// are documented in docs/results-format.md ("CSV"). Returns the number of runs.
+std::size_t write_results_csv(OutputFile& out, const RunSource& source);
+
+} // namespace apod

@@ -1,6 +1,7 @@
 #include "core/run_record.hpp"
 
 #include "core/errors.hpp"
+#include "core/run_limits.hpp"
 
 #include <fmt/format.h>
 
@@ -265,6 +266,7 @@ void validate(const RunRecord& r, const std::string& where) {
   if (!r.telemetry.is_array()) bad(where + ".telemetry", "expected an array");
   for (size_t i = 0; i < r.telemetry.size(); ++i)
     if (!r.telemetry[i].is_object()) bad(fmt::format("{}.telemetry[{}]", where, i), "expected an object");
+  check_run_limits(r, where);  // the same bounds however the run came (limits.hpp)
 }
 
 std::string RunRecord::device_name() const {

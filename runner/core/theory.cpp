@@ -57,6 +57,54 @@ std::optional<double> pcie_bandwidth_gbs(int generation, int lanes) {
   return gt_per_s * lanes * efficiency / 8.0;
 }
 
+namespace {
+
+// The specification's recommended interval, in symbol times, between ACK DLLPs (Ack latency
+// limit, Tables 3-7..3-9) and between UpdateFC DLLPs (Tables 2-46..2-48), equal at 8 GT/s and
+// above; rows by link width, columns by MPS 128..4096 (as tabulated in pcie-bench/pcie-model).
+constexpr int dllp_widths[] = {1, 2, 4, 8, 16, 32};
+constexpr int dllp_interval_symbols[6][6] = {
+    {333, 512, 655, 1167, 2191, 4239}, // x1
+    {224, 313, 385, 641, 1153, 2177},  // x2
+    {169, 214, 250, 378, 634, 1146},   // x4
+    {163, 203, 182, 246, 374, 630},    // x8
+    {144, 168, 182, 246, 374, 630},    // x16
+    {129, 141, 148, 180, 244, 372},    // x32
+};
+
+std::optional<int> dllp_interval(int lanes, int max_payload_bytes) {
+  int row = -1, column = -1;
+  for (int i = 0; i < 6; ++i) {
+    if (dllp_widths[i] == lanes)
+      row = i;
+    if ((128 << i) == max_payload_bytes)
+      column = i;
+  }
+  if (row < 0 || column < 0)
+    return std::nullopt;
+  return dllp_interval_symbols[row][column];
+}
+
+} // namespace
+
+std::optional<double> pcie_attainable_gbs(int generation, int lanes, int max_payload_bytes,
+                                          PcieDirection direction) {
+  if (generation < 3 || generation > 5)
+    return std::nullopt;
+  const auto line_gbs = pcie_bandwidth_gbs(generation, lanes);
+  const auto interval = dllp_interval(lanes, max_payload_bytes);
+  if (!line_gbs || !interval)
+    return std::nullopt;
+  constexpr double skp_share = 1.0 / 371; // 1 SKP block per 370 data blocks
+  constexpr double dllp_bytes = 8;        // 2 framing + 4 DLLP + 2 CRC
+  constexpr double tlp_framing_bytes = 8; // 4 STP token (with sequence number) + 4 LCRC
+  const double header_bytes = direction == PcieDirection::host_to_device ? 12 : 16;
+  const double dllp_share = 2 * (dllp_bytes / lanes) / *interval; // an ACK and an UpdateFC
+  const double payload = max_payload_bytes;
+  return *line_gbs * (1 - skp_share) * (1 - dllp_share) *
+         (payload / (payload + tlp_framing_bytes + header_bytes));
+}
+
 double amdahl_speedup(double p, double n) {
   if (p < 0 || p > 1 || n <= 0)
     throw std::invalid_argument("need 0 <= P <= 1 and N > 0");

@@ -23,6 +23,27 @@ double bandwidth_gbs_from_ms(double bytes_moved, double elapsed_ms);
 /// 128b/130b for Gen3 and later). Empty for an unknown generation.
 std::optional<double> pcie_bandwidth_gbs(int generation, int lanes);
 
+/// Which way data crosses the PCIe link.
+enum class PcieDirection {
+  host_to_device, ///< the GPU's DMA reads host memory: data comes back in completions (CplD)
+  device_to_host, ///< the GPU's DMA writes host memory: memory writes (MWr, 64-bit address)
+};
+
+/// Attainable PCIe bandwidth per direction in GB/s: what the line rate leaves for payload once
+/// the protocol's own traffic is paid, at the link's Max_Payload_Size (PCIe Base Specification
+/// 5.0; Neugebauer et al., "Understanding PCIe performance for end host networking", SIGCOMM 2018):
+///   line rate x (1 - SKP) x (1 - DLLP) x MPS / (MPS + 8 + header)
+/// with 8 bytes per TLP for the STP framing token (holding the sequence number) and the LCRC;
+/// a 12-byte header for completions (host to device) or 16 bytes for 64-bit memory writes
+/// (device to host); one 16-byte SKP ordered set per 370 128b/130b blocks; and one 8-byte ACK
+/// and one 8-byte UpdateFC DLLP per interval the specification recommends for the width and
+/// MPS (Tables 3-7..3-9 and 2-46..2-48, in symbol times; a symbol time carries `lanes` bytes).
+/// Completions are assumed MPS-sized (a root complex may split them at its 64- or 128-byte
+/// read completion boundary, which lowers what is attainable). Gen 3 to 5 only (Gen 6's FLIT
+/// mode frames differently); empty for another generation, width or MPS.
+std::optional<double> pcie_attainable_gbs(int generation, int lanes, int max_payload_bytes,
+                                          PcieDirection direction);
+
 /// Amdahl's law, Best Practices Guide 3.1.3.1: S = 1 / ((1 - P) + P / N).
 double amdahl_speedup(double parallel_fraction, double n);
 

@@ -7,6 +7,7 @@
 #include "core/device.hpp"
 #include "core/measurement.hpp"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -72,6 +73,18 @@ inline constexpr const char* access_type = "access_type";
 /// metric: the best verified bandwidth of one access type in a run (params[access_type]); a DRAM
 /// figure of the same access type is read against it rather than against achievable_peak.
 inline constexpr const char* access_peak = "achievable_peak_by_access";
+/// extra: the PCIe protocol limit in GB/s this point can reach (theory.hpp, pcie_attainable_gbs):
+/// the line rate less TLP framing, headers, LCRC, DLLPs and SKP ordered sets at the link's
+/// Max_Payload_Size; limit_gbs stays the line rate.
+inline constexpr const char* attainable_gbs = "attainable_gbs";
+/// extra: the words for attainable_gbs, e.g. "PCIe protocol limit, host to device, MPS 256 B".
+inline constexpr const char* attainable_label = "attainable_label";
+/// extra: the SM clock in MHz over each sample's timed region, measured on the device (clock64
+/// against %globaltimer, timing.cuh); aligned with the samples, null where it was not measured.
+inline constexpr const char* sm_clock_mhz = "sm_clock_mhz";
+/// extra: when the point was sampled, on the run clock of the telemetry's t_s (in_flight.hpp):
+/// {start_s, end_s, busy_s, energy_j}, so per-watt figures use the power drawn during the work.
+inline constexpr const char* sampling_window = "sampling_window";
 }  // namespace keys
 
 /// Names of the store's settings (Store::setting) that more than one command reads.
@@ -79,6 +92,17 @@ namespace settings {
 /// The run `apod compare` and `apod report` judge later runs against (`apod baseline set RUN`).
 inline constexpr const char* baseline_run = "baseline_run";
 }  // namespace settings
+
+/// memory_latency's names, which littles_law and latency_hiding (their models) and the report
+/// (the Little's-law bound of the offset and stride launches) read: the experiment, its latency
+/// metrics and the parameter naming its plateaus ("l1", "l2", "dram"; the sweep is "sweep").
+namespace latency_names {
+inline constexpr const char* experiment = "memory_latency";
+inline constexpr const char* ns_metric = "latency_ns";
+inline constexpr const char* cycles_metric = "latency_cycles";
+inline constexpr const char* level_key = "level";
+inline constexpr const char* dram_level = "dram";
+}  // namespace latency_names
 
 /// The access types of device-memory figures (keys::access_type), as BabelStream names its
 /// kernels' shapes: read-only (a dot product), write-only (a fill), copy (one read, one write;
@@ -89,6 +113,17 @@ inline constexpr const char* write = "write";
 inline constexpr const char* copy = "copy";
 inline constexpr const char* triad = "triad";
 }  // namespace access
+
+/// The bits of Measurement::excluded: why a sample is kept but left out of the statistics.
+namespace sample_flag {
+/// The SM clock was under the threshold (NVML after the sample, or measured over its region).
+inline constexpr uint8_t low_clock = 1;
+/// NVML reported an active clocks-event (throttle) reason other than idle or application clocks.
+inline constexpr uint8_t throttled = 2;
+/// The clock monitor did not answer for this sample (NVML stopped answering mid-run): nothing
+/// vouches for the conditions it was taken under, so it is left out (fail closed).
+inline constexpr uint8_t monitor_failed = 4;
+} // namespace sample_flag
 
 /// The limit in GB/s a figure of `unit` is read against: the point's own extra[limit_gbs] if it
 /// has one, else the experiment's kind on this device; none for figures not in GB/s.

@@ -1,6 +1,8 @@
 #include "run/run.hpp"
 
 #include "core/errors.hpp"
+#include "core/in_flight.hpp"
+#include "run/clock_monitor.hpp"
 #include "run/nvml.hpp"
 #include "store/store.hpp"
 
@@ -42,6 +44,10 @@ std::string headline(const ExperimentInfo& info, const std::vector<Measurement>&
   std::string s = fmt::format("{:.4g} {} {}", best_median, best->unit, best->metric);
   if (const auto pct = percent_of(best_median, limit_gbs(info.chart.limit, d, best->unit, best->extra)))
     s += fmt::format(" ({:.1f}% of {})", *pct, limit_words(info.chart.limit, best->extra));
+  // The interval with what it is: a 95% CI of the median from 6 samples on, else only a range.
+  const Summary stats = summarize(best->used_samples());
+  s += fmt::format(" [{:.4g} – {:.4g}, {}{}]", stats.ci_low, stats.ci_high, ci_label(stats.n),
+                   best->noisy ? ", noisy" : "");
   return s;
 }
 
@@ -81,6 +87,43 @@ struct RunSettings {
   bool show_progress = false;
 };
 
+/// The per-sample clock check the settings ask for, or null (--no-clock-check).
+std::unique_ptr<ClockMonitor> make_monitor(bool monitor_clocks, double min_clock_ratio, Nvml& nvml,
+                                           const DeviceInfo& device) {
+  if (!monitor_clocks)
+    return nullptr;
+  return std::make_unique<ClockMonitor>(nvml.available() ? &nvml : nullptr, min_clock_ratio,
+                                        device.sm_clock_khz / 1e3, nvml.why_unavailable());
+}
+
+/// While it lives, the energy counter per point (in_flight.hpp) is read through this NVML.
+class EnergyReader {
+public:
+  explicit EnergyReader(Nvml& nvml) {
+    if (nvml.available())
+      in_flight::set_energy_reader([&nvml] { return nvml.total_energy_j(); });
+  }
+  ~EnergyReader() { in_flight::set_energy_reader(nullptr); }
+  EnergyReader(const EnergyReader&) = delete;
+  EnergyReader& operator=(const EnergyReader&) = delete;
+};
+
+/// Moves the monitor's events into the telemetry and the summary: a monitor that stopped
+/// answering is said in both.
+void report_monitor_events(ClockMonitor* monitor, TelemetrySampler* telemetry,
+                           ExperimentOutcome& eo) {
+  if (!monitor)
+    return;
+  for (json& event : monitor->take_events()) {
+    eo.monitor_events.push_back(fmt::format(
+        "{}: {}{}", event.value("event", ""), event.value("query", ""),
+        event.contains("nvml_code") ? fmt::format(" (NVML error {})", event["nvml_code"].dump())
+                                    : ""));
+    if (telemetry)
+      telemetry->add_event(std::move(event));
+  }
+}
+
 /// Runs `todo` into the stored run `run_id` in order, each saved in its own transaction as it
 /// ends; then, unless a fault left the context unusable, sets the run's final status from
 /// everything stored in it (experiments of an earlier, interrupted part included).
@@ -93,12 +136,12 @@ RunOutcome run_experiments(const std::string& run_id, const std::vector<const Ex
                                  ? environment["gpu_state"].value("driver_branch", "") : "";
   const std::string driver = branch.empty() ? "cuda-driver-" + std::to_string(device.driver_version) : branch;
 
-  std::unique_ptr<ClockMonitor> monitor;
+  in_flight::start_run(); // the run clock of telemetry t_s and of every point's sampling window
   RunOptions options = settings.options;
-  if (settings.monitor_clocks && nvml.available()) {
-    monitor = std::make_unique<ClockMonitor>(nvml, settings.min_clock_ratio);
-    options.sampling.monitor = monitor.get();
-  }
+  std::unique_ptr<ClockMonitor> monitor =
+      make_monitor(settings.monitor_clocks, settings.min_clock_ratio, nvml, device);
+  options.sampling.monitor = monitor.get();
+  EnergyReader energy(nvml);
   std::unique_ptr<TelemetrySampler> telemetry;
   if (nvml.available()) telemetry = std::make_unique<TelemetrySampler>(nvml, 250);
 
@@ -116,6 +159,7 @@ RunOutcome run_experiments(const std::string& run_id, const std::vector<const Ex
       record.started_at = now_iso8601();
       bool context_usable = true;
       const auto t0 = std::chrono::steady_clock::now();
+      in_flight::set_experiment(info->name);
       try {
         ExperimentContext ctx{device, options, recorder, info->name, &earlier};
         info->run(ctx);
@@ -127,10 +171,12 @@ RunOutcome run_experiments(const std::string& run_id, const std::vector<const Ex
         record.error = e.what();
         context_usable = reset_device_after_failure(options.device) && !assume_unrecoverable_context();
       }
+      in_flight::set_experiment("");
       const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       record.wall_s = wall_s;
       ExperimentOutcome eo{info->name, record.status, record.error,
-                           headline(*info, recorder.measurements, device), 0, 0, wall_s, {}};
+                           headline(*info, recorder.measurements, device), 0, 0, wall_s, {}, {}};
+      report_monitor_events(monitor.get(), telemetry.get(), eo);
       for (auto& m : recorder.measurements) {
         (m.ok() ? eo.points_ok : eo.points_failed)++;
         if (!m.ok() && eo.failures.size() < max_failures_listed)
@@ -251,15 +297,19 @@ std::vector<RunOutcome> run_matrix(const RunRequest& req, std::ostream& progress
   Nvml nvml(device.pci_bus_id);
   json environment = collect_environment(device);
   environment["gpu_state"] = nvml.available() ? nvml.device_state() : nvidia_smi_state(device);
-  environment["sampling"] = {{"min_samples", req.options.sampling.min_samples},
-                             {"max_samples", req.options.sampling.max_samples},
-                             {"target_ci_rel", req.options.sampling.target_ci_rel},
-                             {"max_point_s", req.options.sampling.max_point_s},
-                             {"flush_l2", req.options.sampling.flush_l2},
-                             {"monitor_clocks", req.monitor_clocks && nvml.available()},
-                             {"min_clock_ratio", req.min_clock_ratio},
-                             {"quick", req.options.quick},
-                             {"warmup", req.options.sampling.warmup}};
+  const auto monitor = make_monitor(req.monitor_clocks, req.min_clock_ratio, nvml, device);
+  environment["sampling"] = {
+      {"min_samples", req.options.sampling.min_samples},
+      {"max_samples", req.options.sampling.max_samples},
+      {"target_ci_rel", req.options.sampling.target_ci_rel},
+      {"max_point_s", req.options.sampling.max_point_s},
+      {"flush_l2", req.options.sampling.flush_l2},
+      {"monitor_clocks", req.monitor_clocks},
+      {"monitor",
+       monitor ? monitor->availability() : json{{"available", false}, {"why", "--no-clock-check"}}},
+      {"min_clock_ratio", req.min_clock_ratio},
+      {"quick", req.options.quick},
+      {"warmup", req.options.sampling.warmup}};
   // What the run sets out to do, so `apod run --resume` can finish it after a crash.
   environment["plan"] = json::array();
   for (const ExperimentInfo* info : chosen)
@@ -284,6 +334,7 @@ void print_summary(const RunOutcome& o, std::ostream& out) {
     out << fmt::format("{:<18} {:<9} {:>6} {:>7} {:>8.2f}  {}\n", e.name, e.status, e.points_ok,
                        e.points_failed, e.wall_s, e.headline);
     if (!e.error.empty()) out << (e.status == "skipped" ? "    skipped: " : "    error: ") << e.error << "\n";
+    for (const auto& m : e.monitor_events) out << "    clock monitor " << m << "\n";
     for (const auto& f : e.failures) out << "    failed: " << f << "\n";
     if (e.points_failed > static_cast<int>(e.failures.size()))
       out << fmt::format("    ... and {} more failed points (apod export shows them all)\n",

@@ -30,6 +30,9 @@ struct ExperimentOutcome {
   double wall_s = 0;
   /// The first few failed points, "metric {params}: reason", for the summary (all are stored).
   std::vector<std::string> failures;
+  /// The clock monitor's events during the experiment, e.g. "monitor_failed: clocks event
+  /// reasons (NVML error 15)"; they are stored among the run's telemetry too.
+  std::vector<std::string> monitor_events;
 };
 
 struct RunOutcome {

@@ -5,6 +5,11 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <cstring>
+#include <map>
+#include <mutex>
+
 namespace apod {
 
 namespace {
@@ -117,18 +122,107 @@ int64_t pragma_int(sqlite::Database& db, const char* pragma) {
   return st.step() ? st.get_int(0) : 0;
 }
 
-}  // namespace
+// A schema object's SQL with the differences that carry no meaning between SQLite versions
+// taken out: runs of white space become one space, none beside punctuation, and the quotes that
+// ALTER TABLE ... RENAME adds around a name are dropped. Tokens stay apart.
+std::string normalised_sql(const std::string& sql) {
+  std::string out;
+  bool space = false;
+  for (const char c : sql) {
+    if (c == '"')
+      continue;
+    if (std::isspace(static_cast<unsigned char>(c))) {
+      space = true;
+      continue;
+    }
+    const bool punct = c == '(' || c == ')' || c == ',' || c == ';';
+    if (space && !out.empty() && !punct && !std::strchr("(,;", out.back()))
+      out += ' ';
+    out += c;
+    space = false;
+  }
+  return out;
+}
+
+struct SchemaObject {
+  std::string type, sql;
+};
+using Schema = std::map<std::string, SchemaObject>; // by name
+
+// SQLite's own statistics tables (ANALYZE, PRAGMA optimize) steer only the query planner.
+bool sqlite_internal(const std::string& name) {
+  return name.rfind("sqlite_stat", 0) == 0;
+}
+
+Schema read_schema(sqlite::Database& db) {
+  Schema schema;
+  sqlite::Statement st(db, "SELECT type, name, sql FROM sqlite_master");
+  while (st.step())
+    if (!sqlite_internal(st.get_text(1)))
+      schema[st.get_text(1)] = {st.get_text(0), normalised_sql(st.get_text(2))};
+  return schema;
+}
+
+// apod's schema at `version`, built by the same migrations in a new in-memory database (once per
+// version and process: every open compares against it).
+const Schema& reference_schema(int64_t version) {
+  static std::mutex lock;
+  static std::map<int64_t, Schema> built;
+  const std::lock_guard<std::mutex> hold(lock);
+  if (const auto it = built.find(version); it != built.end())
+    return it->second;
+  sqlite::Database fresh(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  for (int64_t v = 0; v < version; ++v)
+    fresh.exec(migrations[v]);
+  return built[version] = read_schema(fresh);
+}
+
+std::string quoted(const std::string& name) {
+  return json(name).dump();
+}
+
+} // namespace
+
+// A file that carries anything apod did not create (a trigger that rewrites what is stored, a
+// view in place of a table, a changed column or CHECK) is refused before any read or write:
+// its sqlite_master must equal that of a new database migrated to the same version.
+void Store::verify_schema(int64_t version) {
+  const Schema found = read_schema(*db_);
+  const Schema& want = reference_schema(version);
+  const auto refuse = [&](const std::string& what) {
+    return InputError(fmt::format("'{}' {}; refusing to use it (was it changed by another "
+                                  "program?)",
+                                  db_->path(), what));
+  };
+  for (const auto& [name, object] : found)
+    if (!want.count(name))
+      throw refuse(
+          fmt::format("holds a {} {} that apod did not create", object.type, quoted(name)));
+  for (const auto& [name, object] : want) {
+    const auto it = found.find(name);
+    if (it == found.end())
+      throw refuse(fmt::format("lacks the {} {} of apod's schema version {}", object.type,
+                               quoted(name), version));
+    if (it->second.type != object.type)
+      throw refuse(fmt::format("holds a {} {} where apod's schema has a {}", it->second.type,
+                               quoted(name), object.type));
+    if (it->second.sql != object.sql)
+      throw refuse(fmt::format("defines the {} {} differently from apod's schema version {}",
+                               object.type, quoted(name), version));
+  }
+}
 
 void Store::check_identity(bool may_initialise) {
-  // One snapshot for all three reads: another process may be creating the schema right now,
-  // and tables from after its commit with an application_id from before it look foreign.
+  // One snapshot for all reads: another process may be creating the schema right now, and
+  // tables from after its commit with an application_id from before it look foreign.
   sqlite::ReadTransaction snapshot(*db_);
   int64_t app_id = 0;
   try {
     app_id = pragma_int(*db_, "application_id");
   } catch (const sqlite::Error& e) {
     if ((e.code() & 0xff) == SQLITE_NOTADB)
-      throw InputError(fmt::format("'{}' is not a SQLite database (is it truncated or another kind of file?)", db_->path()));
+      throw InputError(fmt::format(
+          "'{}' is not a SQLite database (is it truncated or another kind of file?)", db_->path()));
     throw;
   }
   const int64_t version = pragma_int(*db_, "user_version");
@@ -137,25 +231,39 @@ void Store::check_identity(bool may_initialise) {
   const int64_t table_count = tables.get_int(0);
   if (app_id == application_id) {
     if (version > schema_version)
-      throw InputError(fmt::format(
-          "'{}' has schema version {}, newer than this apod understands ({}); upgrade apod to read it",
-          db_->path(), version, schema_version));
+      throw InputError(fmt::format("'{}' has schema version {}, newer than this apod understands "
+                                   "({}); upgrade apod to read it",
+                                   db_->path(), version, schema_version));
+    if (version < 0)
+      throw InputError(fmt::format("'{}' has schema version {}, which no apod writes; it was "
+                                   "changed outside apod",
+                                   db_->path(), version));
+    verify_schema(version);
     return;
   }
-  if (app_id == 0 && table_count == 0) {
-    if (!may_initialise) throw InputError(fmt::format("'{}' is empty, not an apod database", db_->path()));
+  if (app_id == 0 && table_count == 0 && version == 0) {
+    if (!may_initialise)
+      throw EmptyDatabase(fmt::format("'{}' is empty, not an apod database", db_->path()));
     return;
   }
-  throw InputError(fmt::format(
-      "'{}' is not an apod database (application_id {:#x}, {} schema objects); refusing to change it",
-      db_->path(), app_id, table_count));
+  throw InputError(fmt::format("'{}' is not an apod database (application_id {:#x}, {} schema "
+                               "objects); refusing to change it",
+                               db_->path(), app_id, table_count));
 }
 
 void Store::migrate() {
   int64_t version = pragma_int(*db_, "user_version");
-  if (version == schema_version && pragma_int(*db_, "application_id") == application_id) return;
+  if (version == schema_version && pragma_int(*db_, "application_id") == application_id)
+    return;
   sqlite::Transaction tx(*db_);
-  version = pragma_int(*db_, "user_version");  // again under the lock: another process may have migrated
+  version =
+      pragma_int(*db_, "user_version"); // again under the lock: another process may have migrated
+  const bool fresh = pragma_int(*db_, "application_id") != application_id;
+  if (version < 0 || version > schema_version || (fresh && version != 0)) // never index past
+    throw InputError(fmt::format("'{}' changed its schema version to {} while apod opened it",
+                                 db_->path(), version));
+  if (version > 0)
+    verify_schema(version);
   for (; version < schema_version; ++version) {
     db_->exec(migrations[version]);
     db_->exec(fmt::format("PRAGMA user_version = {}", version + 1));
@@ -164,4 +272,4 @@ void Store::migrate() {
   tx.commit();
 }
 
-}  // namespace apod
+} // namespace apod

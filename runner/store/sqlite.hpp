@@ -1,10 +1,13 @@
 // A small RAII layer over the SQLite C API (in the manner of SQLiteCpp): one error type that
 // carries the result code, every return code through one check(), transactions that roll back
-// in their destructor. No SQL lives here; it all lives in store.cpp.
+// in their destructor. No SQL lives here; it all lives in store.cpp. Every connection is opened
+// as SQLite advises for files from elsewhere (https://sqlite.org/security.html): defensive mode,
+// untrusted schema, no triggers or views run, bounded value sizes, heap and time per step.
 #pragma once
 
 #include <sqlite3.h>
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
@@ -13,18 +16,19 @@
 namespace apod::sqlite {
 
 class Error : public std::runtime_error {
- public:
+public:
   Error(const std::string& what, int code) : std::runtime_error(what), code_(code) {}
   int code() const { return code_; }
 
- private:
+private:
   int code_;
 };
 
 class Database {
- public:
-  /// Opens `path` with sqlite3_open_v2 flags (SQLITE_OPEN_*). Throws Error on failure.
-  Database(const std::string& path, int flags);
+public:
+  /// Opens `path` with sqlite3_open_v2 flags (SQLITE_OPEN_*), hardened as above. `shown` names
+  /// the file in messages when `path` is a URI (default: `path`). Throws Error on failure.
+  Database(const std::string& path, int flags, const std::string& shown = "");
   ~Database();
   Database(const Database&) = delete;
   Database& operator=(const Database&) = delete;
@@ -36,14 +40,26 @@ class Database {
   int64_t last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
   sqlite3* handle() const { return db_; }
   const std::string& path() const { return path_; }
+  /// The file SQLite opened, symbolic links resolved ("" for an in-memory database): its WAL is
+  /// this name with "-wal" appended.
+  std::string file_name() const;
 
- private:
+  /// Each statement step (and exec) is interrupted (SQLITE_INTERRUPT) when it runs longer than
+  /// this; 0: no bound. Default limits::max_statement_step_ms.
+  void set_step_limit_ms(int ms) { step_limit_ms_ = ms; }
+  /// Starts the clock of one step (Statement::step and exec call it).
+  void arm_step_clock();
+
+private:
+  static int on_progress(void* self);
   sqlite3* db_ = nullptr;
   std::string path_;
+  int step_limit_ms_;
+  std::chrono::steady_clock::time_point step_deadline_;
 };
 
 class Statement {
- public:
+public:
   Statement(Database& db, const std::string& sql);
   ~Statement();
   Statement(const Statement&) = delete;
@@ -61,7 +77,10 @@ class Statement {
   /// Steps once: true while a row is available, false when done.
   bool step();
   /// Steps a statement that returns no rows.
-  void run() { while (step()) {} }
+  void run() {
+    while (step()) {
+    }
+  }
   void reset();
 
   bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
@@ -71,7 +90,7 @@ class Statement {
   std::optional<std::string> get_optional_text(int col) const;
   std::optional<double> get_optional_double(int col) const;
 
- private:
+private:
   Database& db_;
   sqlite3_stmt* stmt_ = nullptr;
   std::string sql_;
@@ -80,28 +99,28 @@ class Statement {
 /// A read transaction (BEGIN, ended in the destructor): every statement run while it lives sees
 /// one snapshot of the file, even while other processes commit.
 class ReadTransaction {
- public:
+public:
   explicit ReadTransaction(Database& db);
   ~ReadTransaction();
   ReadTransaction(const ReadTransaction&) = delete;
   ReadTransaction& operator=(const ReadTransaction&) = delete;
 
- private:
+private:
   Database& db_;
 };
 
 /// BEGIN IMMEDIATE on construction; ROLLBACK in the destructor unless commit() ran.
 class Transaction {
- public:
+public:
   explicit Transaction(Database& db);
   ~Transaction();
   Transaction(const Transaction&) = delete;
   Transaction& operator=(const Transaction&) = delete;
   void commit();
 
- private:
+private:
   Database& db_;
   bool done_ = false;
 };
 
-}  // namespace apod::sqlite
+} // namespace apod::sqlite

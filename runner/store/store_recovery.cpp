@@ -2,6 +2,7 @@
 // runs of dead writers marked interrupted, and interrupted runs claimed for `apod run --resume`.
 // (The rest of the store's SQL is in store.cpp.)
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "store/store.hpp"
 #include "store/writer.hpp"
 
@@ -48,7 +49,12 @@ void Store::storage_failure(const std::string& path, const std::exception& e, bo
       reason = "a value is larger than SQLite can store";
       break;
     case SQLITE_NOMEM:
-      reason = "out of memory";
+      reason = "reading it needs more memory than apod allows SQLite (core/limits.hpp)";
+      break;
+    case SQLITE_INTERRUPT:
+      reason = fmt::format("one step of reading it took longer than {} s (a file built to stall "
+                           "its reader?)",
+                           limits::max_statement_step_ms / 1000);
       break;
     default:
       if (writing)
@@ -69,6 +75,9 @@ void Store::storage_failure(const std::string& path, const std::exception& e, bo
 // short; before a write, PRAGMA quick_check also walks every page.
 void Store::check_intact(bool before_writing) {
   const std::string& path = db_->path();
+  // Sizes are SQLite's own file's, symbolic links resolved: its WAL lies beside the target, not
+  // beside the link (a linked database with a live WAL read as cut short: issue 10).
+  const std::string file = db_->file_name();
   const auto damaged = [&](const std::string& why) {
     return InputError(
         fmt::format("'{}' is damaged ({}); refusing to {} it. Export what still reads with "
@@ -83,9 +92,9 @@ void Store::check_intact(bool before_writing) {
   size.step();
   const int64_t page = size.get_int(0), pages = size.get_int(1);
   std::error_code ec;
-  const auto bytes = static_cast<int64_t>(std::filesystem::file_size(path, ec));
+  const auto bytes = static_cast<int64_t>(std::filesystem::file_size(file, ec));
   if (!ec && bytes > 0) {
-    const auto wal_bytes = std::filesystem::file_size(path + "-wal", ec);
+    const auto wal_bytes = std::filesystem::file_size(file + "-wal", ec);
     const bool wal_empty = ec || wal_bytes == 0;
     if (page > 0 && bytes % page != 0)
       throw damaged(fmt::format(
@@ -98,8 +107,10 @@ void Store::check_intact(bool before_writing) {
   size.reset();
   if (!before_writing)
     return;
+  db_->set_step_limit_ms(10 * 60 * 1000); // walks every page: minutes for a large history
   sqlite::Statement check(*db_, "PRAGMA quick_check(1)");
   const std::string verdict = check.step() ? check.get_text(0) : "no answer";
+  db_->set_step_limit_ms(limits::max_statement_step_ms);
   if (verdict != "ok")
     throw damaged(verdict);
 }
@@ -111,8 +122,13 @@ void Store::settle_dead_writers(bool may_write) {
     std::vector<std::string> dead;
     sqlite::Statement st(*db_, "SELECT id, environment FROM run WHERE status = 'running'");
     while (st.step()) {
-      const json env = json::parse(st.get_text(1), nullptr, false);
-      if (!env.is_discarded() && env.is_object() && env.contains("writer") &&
+      json env;
+      try {
+        env = parse_stored(st.get_text(1));
+      } catch (const InputError&) { // a run whose writer apod cannot read is never judged
+        continue;
+      }
+      if (env.is_object() && env.contains("writer") &&
           writer_state(env["writer"]) == WriterState::gone)
         dead.push_back(st.get_text(0));
     }

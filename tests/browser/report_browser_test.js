@@ -24,6 +24,50 @@ const ALLOWED_SCHEMES = ['file:', 'data:', 'blob:', 'about:'];
 const MARK_SELECTOR = ['line', 'symbol', 'rect', 'area', 'arc', 'trail']
   .map((type) => `.mark-${type}.role-mark path`).join(', ');
 
+// report/charts.hpp's max_series: no legend may list more series than a reader can tell apart.
+const MAX_SERIES = 10;
+
+// Runs in the page: what a reader of one chart could not read. A legend with more entries than
+// the limit (or cut short by Vega, '…N entries'), a label or title Vega truncated with an
+// ellipsis (its labelLimit), and axis labels drawn on top of each other.
+function chart_problems(canvas, limit) {
+  const problems = [];
+  for (const legend of canvas.querySelectorAll('.role-legend')) {
+    const entries = legend.querySelectorAll('.role-legend-label text').length;
+    if (entries > limit) problems.push(`a legend lists ${entries} entries (limit ${limit})`);
+  }
+  const texts = canvas.querySelectorAll(
+    '.role-axis-label text, .role-axis-title text, .role-legend-label text, ' +
+    '.role-legend-title text, .role-column-header text, .role-row-header text');
+  for (const text of texts)
+    if (text.textContent.includes('\u2026')) problems.push(`truncated text "${text.textContent}"`);
+  for (const axis of canvas.querySelectorAll('.role-axis-label')) {
+    const labels = Array.from(axis.querySelectorAll('text'))
+      .filter((t) => t.getAttribute('opacity') !== '0' && t.textContent !== '')
+      .map((t) => {
+        const rotation = /rotate\((-?[0-9.]+)\)/.exec(t.getAttribute('transform') || '');
+        return { box: t.getBoundingClientRect(), angle: rotation ? Number(rotation[1]) : 0,
+                 size: parseFloat(t.getAttribute('font-size')) || 11, text: t.textContent };
+      });
+    for (let i = 0; i < labels.length; i++)
+      for (let j = i + 1; j < labels.length; j++) {
+        const a = labels[i], b = labels[j];
+        let overlap;
+        if (a.angle === 0 && b.angle === 0) {
+          overlap = a.box.left < b.box.right - 1 && b.box.left < a.box.right - 1 &&
+                    a.box.top < b.box.bottom - 1 && b.box.top < a.box.bottom - 1;
+        } else {
+          // Turned labels run parallel: they clear each other when their anchors, which sit
+          // along the axis, are a line's height apart across the text's direction.
+          const along = Math.abs(a.box.right - b.box.right) + Math.abs(a.box.top - b.box.top);
+          overlap = along * Math.abs(Math.sin(a.angle * Math.PI / 180)) < 0.8 * a.size;
+        }
+        if (overlap) problems.push(`axis labels "${a.text}" and "${b.text}" overlap`);
+      }
+  }
+  return problems;
+}
+
 function parse_args(argv) {
   const args = { html: null, screenshot: null, expect: [], open_rows: 12 };
   for (let i = 0; i < argv.length; i++) {
@@ -52,6 +96,8 @@ async function main() {
   try {
     const page = context.pages()[0] || await context.newPage();
     page.on('console', (message) => {
+      // Vega and Vega-Lite report what they could not draw as warnings (a dropped encoding, an
+      // unknown scale type, a legend cut short): a chart with a warning is a broken chart.
       if (message.type() === 'error') failures.push(`console error: ${message.text()}`);
       if (message.type() === 'warning') failures.push(`console warning: ${message.text()}`);
     });
@@ -73,12 +119,15 @@ async function main() {
     } catch (error) {
       failures.push(`the charts never finished: ${error.message.split('\n')[0]}`);
     }
-    const result = await page.evaluate(([selector, expected]) => {
+    // The checks run in the page (CDP evaluation is not subject to the page's CSP).
+    await page.evaluate(`window.__apod_chart_problems = ${chart_problems.toString()};`);
+    const result = await page.evaluate(([selector, expected, limit]) => {
       const charts = Array.from(document.querySelectorAll('.chart-canvas')).map((canvas) => ({
-        id: canvas.id,
+        id: canvas.id + ((s) => (s ? ` (#${s.id})` : ''))(canvas.closest('section[id]')),
         rendered: canvas.getAttribute('data-rendered'),
         marks: canvas.querySelectorAll(selector).length,
         text: canvas.getAttribute('data-rendered') === 'error' ? canvas.textContent : '',
+        problems: window.__apod_chart_problems(canvas, limit),
       }));
       return {
         status: document.body.getAttribute('data-charts'),
@@ -87,7 +136,7 @@ async function main() {
         pwned: typeof window.__apod_pwned !== 'undefined',
         sections: document.querySelectorAll('section.experiment').length,
       };
-    }, [MARK_SELECTOR, args.expect]);
+    }, [MARK_SELECTOR, args.expect, MAX_SERIES]);
 
     if (result.status !== 'done') failures.push(`charts finished with status "${result.status}"`);
     if (result.charts.length !== result.specs)
@@ -95,6 +144,7 @@ async function main() {
     for (const chart of result.charts) {
       if (chart.rendered !== 'true') failures.push(`${chart.id} not rendered: ${chart.text}`);
       else if (chart.marks === 0) failures.push(`${chart.id} drew no marks`);
+      for (const problem of chart.problems) failures.push(`${chart.id}: ${problem}`);
     }
     if (result.pwned) failures.push('a script injected through the data ran (window.__apod_pwned is set)');
 

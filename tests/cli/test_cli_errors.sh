@@ -68,6 +68,26 @@ expect import_into_text_file 2 "not a SQLite database" -- "$apod" import --db "$
 cmp -s "$tmp/text.db" "$tmp/text.orig" || { echo "FAIL the text file was changed by import"; failures=$((failures + 1)); }
 expect reimport_export 0 "imported 1 run" -- "$apod" import --db "$tmp/ok2.db" "$tmp/back.json"
 
+# Formats tools expect: list --runs --json, export --format csv, .json.gz both ways.
+"$apod" list --runs --json --db "$tmp/ok.db" > "$tmp/list.json" 2>&1
+python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r[0]['id']=='ab12' and r[0]['points']==1" "$tmp/list.json" \
+  && { echo "ok   list_runs_json"; passed=$((passed + 1)); } || { echo "FAIL list --runs --json: $(head -c 300 "$tmp/list.json")"; failures=$((failures + 1)); }
+expect list_json_without_runs 2 "--json goes with --runs" -- "$apod" list --json
+expect export_csv 0 "" -- "$apod" export --db "$tmp/ok.db" --format csv --out "$tmp/ok.csv"
+python3 - "$tmp/ok.csv" <<'PY' && { echo "ok   export_csv_columns"; passed=$((passed + 1)); } || { echo "FAIL export --format csv"; failures=$((failures + 1)); }
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert len(rows) == 1, rows
+r = rows[0]
+assert (r["run_id"], r["experiment"], r["metric"], r["n"], r["status"]) == ("ab12", "offset_copy", "effective_bandwidth", "3", "ok"), r
+assert float(r["median"]) == 200.0 and r["params"] == '{"word_bytes":4,"offset":0}', r
+PY
+expect export_gz 0 "" -- "$apod" export --db "$tmp/ok.db" --out "$tmp/back.json.gz"
+expect import_gz 0 "imported 1 run" -- "$apod" import --db "$tmp/gz.db" "$tmp/back.json.gz"
+"$apod" export --db "$tmp/gz.db" --out "$tmp/gz.json" >/dev/null 2>&1
+cmp -s "$tmp/gz.json" "$tmp/back.json" && { echo "ok   gzip_round_trip"; passed=$((passed + 1)); } \
+  || { echo "FAIL export .json.gz, import, export differs"; failures=$((failures + 1)); }
+
 sqlite_newer() {  # bump user_version with python's sqlite3 (no sqlite3 CLI needed)
   python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version=99'); c.commit()" "$1"
 }

@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   try {
-    const apod::CompareConfig config = apod::parse_compare_config(doc);
+    const apod::CompareOptions config = apod::parse_compare_config(doc);
     for (const auto& [name, threshold] : config.experiment_threshold)
       (void)config.threshold_for(name);
   } catch (const apod::InputError&) {

@@ -106,6 +106,13 @@ public:
     sqlite3_finalize(st);
     return out;
   }
+  /// Runs statements as another program would: nothing of apod's hardening applies.
+  void exec(const std::string& sql) const {
+    char* err = nullptr;
+    if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &err) != SQLITE_OK)
+      ADD_FAILURE() << sql << ": " << (err ? err : "?");
+    sqlite3_free(err);
+  }
   std::string value(const std::string& sql, const std::string& bind1 = "") const {
     const auto r = rows(sql, bind1);
     return r.empty() || r[0].empty() ? "" : r[0][0];

@@ -94,6 +94,85 @@ expect db_option_without_value 2 "" -- "$apod" list --runs --db
 [[ ! -e $tmp/x.db ]] || { echo "FAIL a refused command line created a database"; failures=$((failures + 1)); }
 unchanged "good.db after the command lines" "$tmp/good.db" "$tmp/good.orig"
 
+# Databases changed outside apod: nothing stored in them runs, every way in refuses them.
+tamper() {  # tamper NAME SQL: a copy of good.db changed as another program could
+  cp "$tmp/good.db" "$tmp/$1.db"
+  python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.executescript(sys.argv[2]); c.commit()" "$tmp/$1.db" "$2"
+  cp "$tmp/$1.db" "$tmp/$1.orig"
+}
+tamper trigger "CREATE TRIGGER wipe AFTER INSERT ON run BEGIN DELETE FROM run; END;"
+tamper forever "DROP TABLE telemetry; CREATE VIEW telemetry AS WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL
+  SELECT x + 1 FROM c) SELECT 'd10' AS run_id, x AS seq, '{}' AS reading FROM c;"  # read: a hang
+tamper negative "PRAGMA user_version = -1;"
+python3 "$here/results_doc.py" e1 20 > "$tmp/more.json"
+for f in trigger forever negative; do
+  want="refusing to use it"; [[ $f == negative ]] && want="schema version -1"
+  expect "import_into_${f}_db" 2 "$want" -- timeout 20 "$apod" import --db "$tmp/$f.db" "$tmp/more.json"
+  expect "merge_from_${f}_db" 2 "$want" -- timeout 20 "$apod" merge "$tmp/merged_$f.db" "$tmp/$f.db"
+  expect "report_of_${f}_db" 2 "$want" -- timeout 20 "$apod" report --db "$tmp/$f.db" --out "$tmp/$f.html"
+  expect "export_of_${f}_db" 2 "$want" -- timeout 20 "$apod" export --db "$tmp/$f.db" --out "$tmp/$f.json"
+  [[ ! -e $tmp/merged_$f.db && ! -e $tmp/$f.html && ! -e $tmp/$f.json ]] || { echo "FAIL $f: a refused command wrote a file"; failures=$((failures + 1)); }
+  unchanged "$f.db" "$tmp/$f.db" "$tmp/$f.orig"
+done
+
+# Inputs of any size are bounded: refused at once, exit 2, never out of memory or exit 3.
+truncate -s 300M "$tmp/sparse.json"
+python3 - "$tmp" <<'PY'
+import gzip, json, sys
+d = sys.argv[1]
+with gzip.open(f"{d}/bomb.json.gz", "wb") as f:
+    f.write(b"[" + b" " * (300 << 20) + b"]")
+ms = [{"experiment": "e", "params": {}, "metric": "m", "unit": "u", "samples": [1], "verified": True}] * 150000
+run = {"id": "ab", "started_at": "x", "status": "complete", "device": {"name": "G"}, "measurements": ms}
+json.dump({"format": "apod-results", "schema_version": 2, "runs": [run]}, open(f"{d}/many.json", "w"))
+run["measurements"] = [dict(ms[0], params={f"k{i}": i for i in range(164000)})]
+json.dump({"format": "apod-results", "schema_version": 2, "runs": [run]}, open(f"{d}/keys.json", "w"))
+open(f"{d}/deep_prices.json", "w").write('{"GPU": ' + "[" * 100000 + "]" * 100000 + "}")
+open(f"{d}/big_prices.json", "w").write('{"GPU": 1, "pad": "' + "x" * (2 << 20) + '"}')
+open(f"{d}/deep_config.json", "w").write('{"experiments": ' + "[" * 100000 + "]" * 100000 + "}")
+PY
+expect import_dev_zero 2 "binary data" -- timeout 10 "$apod" import --db "$tmp/fresh.db" /dev/zero
+expect import_300_mb 2 "larger than 256 MiB" -- timeout 10 "$apod" import --db "$tmp/fresh.db" "$tmp/sparse.json"
+expect import_gzip_bomb 2 "decompresses to more than" -- timeout 30 "$apod" import --db "$tmp/fresh.db" "$tmp/bomb.json.gz"
+expect import_150k_measurements 2 "more than 100000" -- timeout 60 "$apod" import --db "$tmp/fresh.db" "$tmp/many.json"
+expect import_164k_keys 2 "more than 4096 members" -- timeout 60 "$apod" import --db "$tmp/fresh.db" "$tmp/keys.json"
+[[ ! -e $tmp/fresh.db ]] || { echo "FAIL a refused import created a database"; failures=$((failures + 1)); }
+expect prices_deep 2 "deeper than 4 levels" -- "$apod" report --db "$tmp/good.db" --prices "$tmp/deep_prices.json" --out "$tmp/p.html"
+expect prices_big 2 "larger than 1 MiB" -- "$apod" report --db "$tmp/good.db" --prices "$tmp/big_prices.json" --out "$tmp/p.html"
+expect prices_dev_zero 2 "binary data" -- timeout 10 "$apod" report --db "$tmp/good.db" --prices /dev/zero --out "$tmp/p.html"
+expect config_deep 2 "deeper than 8 levels" -- "$apod" compare d10 d10 --db "$tmp/good.db" --config "$tmp/deep_config.json"
+[[ ! -e $tmp/p.html ]] || { echo "FAIL a refused report wrote a file"; failures=$((failures + 1)); }
+
+# Stored text reaches a terminal or a job summary only neutralised; JSON stays JSON.
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+doc = json.load(open(f"{d}/doc.json"))
+base = doc["runs"][0]
+base["label"] = "\x1b[2J\x1b]0;owned\x07\x1b]52;c;ZXZpbA==\x07"
+m = base["measurements"][0]
+m["metric"] = "x\n### no regression\n[details](http://evil.example) <!-- hidden"
+m["comparability_key"] = "00000000000000aa"
+cand = json.loads(json.dumps(base)); cand["id"] = "d20"; cand["started_at"] = "2026-01-02T00:00:00.000Z"
+cand["measurements"][0]["samples"] = [v * 0.5 for v in m["samples"]]
+json.dump({"format": "apod-results", "schema_version": 2, "runs": [base, cand]}, open(f"{d}/hostile_text.json", "w"))
+PY
+sed -i 's/"id": "d10"/"id": "d19"/' "$tmp/hostile_text.json"
+"$apod" import --db "$tmp/text.db" "$tmp/hostile_text.json" >/dev/null 2>&1 || { echo "FAIL importing hostile text"; failures=$((failures + 1)); }
+no_escape() {  # no_escape NAME FILE: no ESC or BEL byte
+  if LC_ALL=C grep -q $'[\x1b\x07]' "$2"; then echo "FAIL $1: a control character reached the output"; failures=$((failures + 1))
+  else echo "ok   $1"; passed=$((passed + 1)); fi
+}
+"$apod" list --runs --db "$tmp/text.db" > "$tmp/list.txt" 2>&1; no_escape list_runs_neutralised "$tmp/list.txt"
+grep -q '\\x1b\[2J' "$tmp/list.txt" && passed=$((passed + 1)) || { echo "FAIL the label is not shown escaped"; failures=$((failures + 1)); }
+"$apod" compare d19 d20 --db "$tmp/text.db" > "$tmp/compare.txt" 2>&1; no_escape compare_text_neutralised "$tmp/compare.txt"
+"$apod" compare d19 d20 --db "$tmp/text.db" --format markdown > "$tmp/compare.md" 2>&1
+if grep -q -- '<!--' "$tmp/compare.md" || grep -q '](http' "$tmp/compare.md" || [[ $(grep -c '^#' "$tmp/compare.md") -ne 1 ]]; then
+  echo "FAIL compare --format markdown let markdown or HTML through:"; cat "$tmp/compare.md"; failures=$((failures + 1))
+else echo "ok   compare_markdown_neutralised"; passed=$((passed + 1)); fi
+"$apod" list --runs --json --db "$tmp/text.db" | python3 -c "import json,sys; r=json.load(sys.stdin); assert r[0]['label'].startswith('\x1b[2J')" \
+  && { echo "ok   list_json_keeps_the_label"; passed=$((passed + 1)); } || { echo "FAIL list --json"; failures=$((failures + 1)); }
+
 if ! "$apod" device >/dev/null 2>&1; then  # no GPU: --resume stops before the database
   expect resume_without_gpu 3 "no CUDA-capable device" -- "$apod" run --resume d1 --db "$tmp/missing.db"
   [[ ! -e $tmp/missing.db ]] || { echo "FAIL --resume without a GPU created a database"; failures=$((failures + 1)); }

@@ -5,6 +5,7 @@
 // same entry points.)
 #include "db_check.hpp"
 #include "core/errors.hpp"
+#include "core/limits.hpp"
 #include "core/results_json.hpp"
 #include "store/store.hpp"
 
@@ -156,7 +157,7 @@ TEST(HostileJson, AdversarialDocumentsAreRefusedWithAMessage) {
   const std::vector<std::pair<std::string, std::string>> cases = {
       {deep_array, "deeper than 64"},
       {deep_environment, "deeper than 64"},
-      {ten_mb_id, "runs[0].id"},
+      {ten_mb_id, "holds a string of 10485760 bytes, more than 65536"},
       {nan_sample, "samples[1]"},
       {huge_number, "number overflow"},
       {duplicate_key, "repeats the key \"label\""},
@@ -168,7 +169,8 @@ TEST(HostileJson, AdversarialDocumentsAreRefusedWithAMessage) {
       {R"({"format": "apod-results", "schema_version": 1e3, "runs": []})", "schema_version"},
       {R"({"format": "apod-results", "schema_version": 2, "runs": {}})", "runs"},
       {R"([{"format": "apod-results"}])", "expected a JSON object"},
-      {"\"" + std::string(10 << 20, 'x') + "\"", "expected a JSON object"},
+      {"\"" + std::string(10 << 20, 'x') + "\"", "holds a string of"},
+      {"[" + std::string(2'000'000, '1') + "]", "number overflow"},
   };
   for (const auto& [text, expected] : cases) {
     std::string why;
@@ -178,13 +180,25 @@ TEST(HostileJson, AdversarialDocumentsAreRefusedWithAMessage) {
   }
 }
 
-TEST(HostileJson, TenMegabyteLabelIsStoredVerbatim) {
+// A label is free text and may hold markup or SQL: stored and exported verbatim up to its limit
+// (limits.hpp), refused beyond it, so that no label can blow up the report built from it.
+TEST(HostileJson, LabelIsStoredVerbatimUpToItsLimitAndRefusedBeyond) {
+  const std::string tail = "<script>'; DROP TABLE run; --";
+  const std::string label = std::string(limits::max_label_bytes - tail.size(), 'L') + tail;
   std::string doc = full_document;
-  const std::string label = std::string(10 << 20, 'L') + "<script>'; DROP TABLE run; --";
   doc.replace(doc.find("\"nightly\""), 9, json(label).dump());
   Store store(":memory:", Store::Mode::read_write_create);
   EXPECT_TRUE(store.import_run(runs_from_document(parse_results(doc, "doc"))[0]));
   EXPECT_EQ(store.export_results()["runs"][0]["label"], label);
+  std::string why;
+  doc = full_document;
+  doc.replace(doc.find("\"nightly\""), 9, json(label + "x").dump());
+  EXPECT_FALSE(import_text(doc, &why));
+  EXPECT_NE(why.find("runs[0].label: 4097 bytes, more than 4096"), std::string::npos) << why;
+  doc = full_document;
+  doc.replace(doc.find("\"nightly\""), 9, json(std::string(10 << 20, 'L')).dump());
+  EXPECT_FALSE(import_text(doc, &why));
+  EXPECT_NE(why.find("holds a string of 10485760 bytes"), std::string::npos) << why;
 }
 
 namespace {

@@ -12,12 +12,32 @@
 
 namespace apod::report::test {
 
-inline json load_fixture(const std::string& name) {
-  const std::string path = std::string(APOD_REPORT_FIXTURES) + "/" + name;
+inline json load_fixture(const std::string& name, const std::string& dir = APOD_REPORT_FIXTURES) {
+  const std::string path = dir + "/" + name;
   std::ifstream in(path);
   if (!in)
     throw std::runtime_error("missing fixture " + path);
   return json::parse(in);
+}
+
+/// The current matrix's synthetic results, written at build time (fixtures/make_matrix_fixture.py).
+inline json load_matrix_fixture(const std::string& name) {
+  return load_fixture(name, APOD_MATRIX_FIXTURES);
+}
+/// Two H200 runs ("nightly") and one H100 run of every experiment.
+inline json matrix() {
+  return load_matrix_fixture("synthetic_matrix.json");
+}
+/// Ten H200 runs and two H100 runs: past runs_drawn_apart.
+inline json matrix_many() {
+  return load_matrix_fixture("synthetic_matrix_many.json");
+}
+inline json matrix_catalog() {
+  return load_matrix_fixture("synthetic_matrix_catalog.json");
+}
+/// data/reference/'s documents.
+inline json matrix_references() {
+  return load_matrix_fixture("matrix_references.json");
 }
 
 inline json one_run() {
@@ -59,10 +79,35 @@ inline json spec_for(const PageModel& page, const std::string& experiment,
   return build_chart_spec(page, view, metric_in(view, metric));
 }
 
+/// Every data row of a chart spec (its own, its panels' in hconcat/vconcat) whose "kind" is
+/// `kind` (every row for "").
+inline std::vector<json> rows_of(const json& spec, const std::string& kind = "") {
+  std::vector<json> rows;
+  if (spec.contains("data"))
+    for (const auto& row : spec["data"]["values"])
+      if (kind.empty() || row.value("kind", "") == kind)
+        rows.push_back(row);
+  for (const char* key : {"hconcat", "vconcat", "concat"})
+    if (spec.contains(key))
+      for (const auto& part : spec[key])
+        for (auto& row : rows_of(part, kind))
+          rows.push_back(std::move(row));
+  return rows;
+}
+
+/// The layers of a spec, inside a facet's spec too.
+inline json layers_in(const json& spec) {
+  if (spec.contains("layer"))
+    return spec["layer"];
+  if (spec.contains("spec"))
+    return layers_in(spec["spec"]);
+  return json::array();
+}
+
 /// The layers whose mark type is `type` (a mark is a string or an object with "type").
 inline std::vector<json> layers_with_mark(const json& spec, const std::string& type) {
   std::vector<json> found;
-  for (const auto& layer : spec.value("layer", json::array())) {
+  for (const auto& layer : layers_in(spec)) {
     const json& mark = layer.at("mark");
     if ((mark.is_string() ? mark.get<std::string>() : mark.value("type", "")) == type)
       found.push_back(layer);

@@ -211,7 +211,30 @@ TEST_F(Comparison, TablesAreSortable) {
   EXPECT_NE(section.find("<table class=\"comparison sortable\">"), std::string::npos);
 }
 
+// Runs whose telemetry names the experiment in flight: per-watt figures use the power drawn
+// during the point's work, never the run's median power.
+TEST(PerWatt, UsesThePowerDrawnDuringThePointsWork) {
+  json results = history();
+  for (json& run : results["runs"]) {
+    for (json& reading : run["telemetry"])
+      reading["experiment"] = "peak_copy"; // offset_copy's points are not in flight in any reading
+    for (json& m : run["measurements"])
+      if (m["experiment"] == "offset_copy") // half a second of sampling that used 200 J: 400 W
+        m["extra"]["sampling_window"] = {
+            {"start_s", 1.0}, {"end_s", 1.5}, {"busy_s", 0.5}, {"energy_j", 200.0}};
+  }
+  const PageModel page = build_page_model(results, catalog());
+  const auto figures = matched_figures(page, {}, true);
+  const ModelFigure& offset = matched(figures, "offset_copy", "effective_bandwidth").models[0];
+  ASSERT_TRUE(offset.per_w);
+  EXPECT_NEAR(*offset.per_w, offset.across.median / 400.0, 1e-6);
+  for (const auto& model : matched(figures, "h2d_copy", "effective_bandwidth").models)
+    EXPECT_FALSE(model.per_w) << "no power was measured during h2d_copy: no figure, not the "
+                                 "run's median";
+}
+
 TEST(ComparisonShown, OnlyWithTwoOrMoreModels) {
+  EXPECT_EQ(comparison_of(render_html(one_run(), catalog(), references())), "");
   RenderOptions options;
   options.prices = {{"NVIDIA H200 <b>&\"'", 30000}};
   EXPECT_EQ(comparison_of(render_html(one_run(), catalog(), references(), options)), "");
@@ -275,6 +298,13 @@ TEST(OwnLimit, APointsExtraLimitReplacesItsDevicesLimit) {
   EXPECT_EQ(points[0].limit_text, "PCIe line rate, both directions");
   EXPECT_NEAR(*points[1].pct_of_limit, 100.0 * points[1].median / 63.0, 1e-9);
   EXPECT_EQ(points[1].limit_text, "PCIe line rate per direction");
+  const json spec = spec_for(page, "h2d_copy", "effective_bandwidth");
+  std::set<std::string> labels;
+  for (const auto& row : rows_of(spec, "limit_rule"))
+    labels.insert(row["label"].get<std::string>());
+  // Two limits on one device: each rule is named in words.
+  EXPECT_EQ(labels, (std::set<std::string>{"PCIe line rate per direction: 63.00 GB/s",
+                                           "the point's own limit: 126.0 GB/s"}));
 }
 
 TEST(OwnLimit, FiguresInOtherUnitsAreReadAgainstTheirExtraLimit) {

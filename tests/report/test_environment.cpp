@@ -98,7 +98,8 @@ TEST(EnvironmentOfSameRuns, SaysSoInsteadOfAnEmptyTable) {
   // device facts differ only by model.
   json runs = three_runs();
   int pid = 100;
-  for (auto& run : runs["runs"]) run["environment"]["writer"] = {{"host", "h"}, {"pid", pid++}};
+  for (auto& run : runs["runs"])
+    run["environment"]["writer"] = {{"host", "h"}, {"pid", pid++}};
   const std::string section = environment_section(render_html(runs, catalog(), json::array()));
   EXPECT_NE(section.find("Every run has the same environment and device settings (a --repeat "
                          "batch&apos;s run index, the writing process and resume records are left "

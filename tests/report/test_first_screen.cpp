@@ -98,10 +98,10 @@ TEST(DidAnythingChange, TheNewestRunIsJudgedAgainstThePinnedBaselineWithItsRegre
   EXPECT_EQ(verdict.candidate, &page.runs[9]);
   const auto regressions = verdict.regressions();
   ASSERT_FALSE(regressions.empty());
-  for (const PairResult* pair : regressions)
+  for (const PointVerdict* pair : regressions)
     EXPECT_TRUE(pair->regression);
   bool offset = false;
-  for (const PairResult* pair : regressions)
+  for (const PointVerdict* pair : regressions)
     offset = offset || pair->experiment == "offset_copy";
   EXPECT_TRUE(offset);
 
@@ -115,7 +115,7 @@ TEST(DidAnythingChange, TheNewestRunIsJudgedAgainstThePinnedBaselineWithItsRegre
   EXPECT_NE(glance.find("<ul class=\"regressions\"><li>offset_copy · effective bandwidth at "),
             std::string::npos);
   // Worst first, and the rest one click away.
-  EXPECT_GE(std::fabs(regressions.front()->change), std::fabs(regressions.back()->change));
+  EXPECT_GE(std::fabs(regressions.front()->slowdown), std::fabs(regressions.back()->slowdown));
   if (regressions.size() > 6) {
     EXPECT_NE(glance.find(fmt::format("and {} more", regressions.size() - 6)), std::string::npos);
   }

@@ -3,6 +3,7 @@
 // A100 runs, the second without peak_copy), and the per-run figures it rests on: each run's
 // achievable peak and % of it, the headline series with their run-to-run spread, and the charts
 // of many runs summarised per device model.
+#include "charts.hpp"
 #include "fixtures.hpp"
 #include "format.hpp"
 #include "headlines.hpp"
@@ -97,9 +98,8 @@ TEST(SummaryWithoutPeak, ARunWithoutAchievablePeakSaysSoAndGetsNoPeakColumn) {
   // The tooltip of a DRAM chart says it too.
   const PageModel page = build_page_model(one_run(), catalog());
   const json spec = spec_for(page, "offset_copy", "effective_bandwidth");
-  EXPECT_EQ(spec["data"]["values"][0]["pct_peak_text"], "no peak measured");
-  EXPECT_NE(spec["layer"][0]["encoding"]["tooltip"].dump().find("% of achievable peak"),
-            std::string::npos);
+  EXPECT_EQ(rows_of(spec, "measured")[0]["pct_peak_text"], "no peak measured");
+  EXPECT_NE(spec.dump().find("% of achievable peak"), std::string::npos); // a tooltip's title
 }
 
 TEST(FewRunsWithPeak, RowsAndTablesCarryPercentOfPeak) {
@@ -107,8 +107,9 @@ TEST(FewRunsWithPeak, RowsAndTablesCarryPercentOfPeak) {
   results["runs"].erase(results["runs"].begin() + 3, results["runs"].end()); // 3 runs: per run
   const PageModel page = build_page_model(results, catalog());
   ASSERT_FALSE(page.summarise_runs());
-  const json spec = spec_for(page, "offset_copy", "effective_bandwidth");
-  for (const auto& row : spec["data"]["values"]) {
+  const ExperimentView& offset_copy = experiment_in(page, "offset_copy");
+  for (const auto& row :
+       chart_rows(page, offset_copy, metric_in(offset_copy, "effective_bandwidth"))) {
     ASSERT_TRUE(row["pct_of_peak"].is_number());
     EXPECT_NE(row["pct_peak_text"].get<std::string>().find(" %"), std::string::npos);
   }
@@ -137,6 +138,11 @@ TEST_F(History, EveryFigureMeasuredTwiceHasARowHeadlinesFirst) {
 }
 
 TEST_F(History, TheStepIsMarkedAtTheFirstRunOfTheNewLevelAndTheSpikeIsNot) {
+  // The fixture's new level holds for 4 runs, one short of the default confirmation window (5:
+  // a 4-run excursion that reverts is not a step); a 4-run window shows how a step is drawn.
+  StepDetector four_runs;
+  four_runs.confirm = 4;
+  const Timeline timeline = build_timeline(page, headlines, no_baseline, four_runs);
   const FigureHistory& offset =
       figure_of(timeline, "offset_copy", "NVIDIA H200", {{"word_bytes", 4}, {"offset", 8}});
   ASSERT_EQ(offset.series.size(), 1u);
@@ -158,7 +164,8 @@ TEST_F(History, TheStepIsMarkedAtTheFirstRunOfTheNewLevelAndTheSpikeIsNot) {
   // The sparkline has its tick, and the row says when.
   EXPECT_EQ(count(sparkline_svg(offset, timeline, no_baseline), "class=\"step\""), 1u);
   const std::string section = section_of(render_html(results, catalog(), json::array()), "history");
-  EXPECT_NE(section.find("1 change point: −10.3 % on 2026-02-07"), std::string::npos);
+  EXPECT_EQ(section.find("1 change point: −10.3 % on 2026-02-07"), std::string::npos)
+      << "with the default window, 4 runs at the new level do not yet confirm a step";
 }
 
 TEST_F(History, ASeriesTooShortForADecisionSaysSo) {
@@ -167,7 +174,7 @@ TEST_F(History, ASeriesTooShortForADecisionSaysSo) {
   for (const auto& series : a100.series)
     EXPECT_FALSE(series.steps);
   const std::string section = section_of(render_html(results, catalog(), json::array()), "history");
-  EXPECT_NE(section.find("too few runs for a change-point decision (needs 6)"), std::string::npos);
+  EXPECT_NE(section.find("too few runs for a change-point decision (needs 8)"), std::string::npos);
 }
 
 TEST(Timeline, SeriesAreKeyedByHostAndGpuAndEachGetsItsOwnChangePoints) {
@@ -278,12 +285,17 @@ TEST(HistorySection, OneRunPerModelHasNone) {
 TEST_F(History, PastEightRunsChartsSummariseEachPointAcrossTheRunsOfAModel) {
   ASSERT_TRUE(page.summarise_runs());
   const json spec = spec_for(page, "offset_copy", "effective_bandwidth");
-  const json& rows = spec["data"]["values"];
+  const auto rows = rows_of(spec, "measured");
   EXPECT_EQ(rows.size(), 36u); // 18 points on each of two models, not 12 runs x 18
   const json& ninth = rows[8]; // word_bytes 4, offset 8: the H200's headline point
-  EXPECT_EQ(ninth["params"], json({{"word_bytes", 4}, {"offset", 8}}));
-  EXPECT_EQ(ninth["n"], 10); // runs
-  EXPECT_NEAR(ninth["median"].get<double>(), 3938.53125, 1e-6);
+  EXPECT_EQ(ninth["x"], 8);
+  EXPECT_EQ(ninth["who"], "NVIDIA H200");
+  EXPECT_EQ(ninth["facet"], "NVIDIA H200"); // two models and a colour: a panel per model
+  EXPECT_EQ(ninth["series"], "4 B");
+  EXPECT_EQ(ninth["n_text"], "10 runs");
+  EXPECT_NEAR(ninth["y"].get<double>(), 3938.53125, 1e-6); // median of the run medians
+  EXPECT_NEAR(ninth["low"].get<double>(), 3541.6355, 1e-6);
+  EXPECT_NEAR(ninth["high"].get<double>(), 4540.0215, 1e-6);
   const std::string html = render_html(results, catalog(), json::array());
   EXPECT_NE(html.find("12 runs summarised per device model"), std::string::npos);
   EXPECT_NE(html.find("<th class=\"num\" scope=\"col\">median of runs</th>"), std::string::npos);

@@ -1,8 +1,8 @@
 // The rendered page: every experiment gets its section in catalog order, the summary holds the
 // headline figures, failures are listed with their errors, and odd documents still render.
+#include "core/errors.hpp"
 #include "fixtures.hpp"
 #include "page_text.hpp"
-#include "core/errors.hpp"
 #include "report.hpp"
 
 #include <gtest/gtest.h>
@@ -81,7 +81,8 @@ TEST(RenderedStatistics, ConfidenceIntervalsAndNoisyPointsAreShown) {
   json& point = results["runs"][0]["measurements"][66]; // stride_copy, stride 1
   // Ten samples: the 95% CI of the median is [x(2), x(9)] (runner/core/measurement.cpp), always
   // computed from the samples, never taken from a document's stored figures.
-  point["samples"] = {3930.0, 3940.0, 3945.0, 3946.0, 3947.0, 3948.0, 3949.0, 3950.0, 3960.5, 3970.0};
+  point["samples"] = {3930.0, 3940.0, 3945.0, 3946.0, 3947.0,
+                      3948.0, 3949.0, 3950.0, 3960.5, 3970.0};
   point["sample_excluded"] = json::array({0, 0, 0, 0, 0, 0, 0, 0, 0, 0});
   point["n"] = 10;
   point["ci_low"] = 1.0; // a stored figure that disagrees with the samples is ignored
@@ -114,7 +115,7 @@ TEST_F(RenderedOneRun, NotesPublishedFiguresAndVersions) {
   EXPECT_FALSE(has("must not be shown")); // a reference for an experiment not in the results
   EXPECT_TRUE(has("Measured with version 1 of this experiment; this build describes version 2"));
   EXPECT_TRUE(has("Not in this build&apos;s experiment catalog"));
-  EXPECT_TRUE(has("dashed line: the device&apos;s theoretical DRAM bandwidth"));
+  EXPECT_TRUE(has("Red dashed: theoretical DRAM bandwidth."));
 }
 
 TEST_F(RenderedOneRun, LongValueTablesStartFolded) {

@@ -1,136 +1,386 @@
-// Regression gating (runner/compare.cpp): the test statistic, the verdicts and the pairing.
+// Verdicts (runner/analysis): the statistics they rest on, the metric classes, the noise model,
+// judge() on small hand-made runs (what each rule does), and the three output formats. The
+// calibration on real runs (false alarms, planted regressions) is tests/history/calibrate_compare.
 #include "analysis/compare.hpp"
+#include "analysis/distributions.hpp"
 #include "core/errors.hpp"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
-#include <random>
+#include <cmath>
 
 using namespace apod;
 
 namespace {
 
-json measurement(const std::string& key, std::vector<double> samples, json params = {{"offset", 0}},
-                 const std::string& direction = "higher") {
-  return {{"experiment", "offset_copy"}, {"params", params}, {"metric", "effective_bandwidth"},
-          {"unit", "GB/s"}, {"direction", direction}, {"samples", samples}, {"status", "ok"},
-          {"verified", true}, {"comparability_key", key}};
+struct Point {
+  std::string experiment = "offset_copy", metric = "effective_bandwidth", unit = "GB/s";
+  json params = {{"offset", 0}};
+  std::string direction = "higher";
+  std::string key = "k0";
+};
+
+json measurement(const Point& p, double center, double within_rel = 0.001) {
+  std::vector<double> samples;
+  for (int i = 0; i < 11; ++i)
+    samples.push_back(center * (1 + within_rel * (i - 5) / 5.0));
+  return {
+      {"experiment", p.experiment}, {"params", p.params}, {"metric", p.metric}, {"unit", p.unit},
+      {"direction", p.direction},   {"samples", samples}, {"status", "ok"},     {"verified", true},
+      {"comparability_key", p.key}};
 }
 
-std::vector<double> noisy(double center, double rel_noise, int n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::normal_distribution<double> d(center, center * rel_noise);
-  std::vector<double> v;
-  for (int i = 0; i < n; ++i) v.push_back(d(rng));
-  return v;
+RunRecord run(const std::string& id, int minute, std::vector<json> ms,
+              const std::string& gpu = "NVIDIA H200", const std::string& uuid = "GPU-1",
+              const std::string& branch = "580", int version = 1) {
+  std::set<std::string> names;
+  for (const auto& m : ms)
+    names.insert(m["experiment"].get<std::string>());
+  json experiments = json::array();
+  for (const auto& n : names)
+    experiments.push_back({{"name", n}, {"version", version}, {"status", "complete"}});
+  return run_from_json(
+      {{"id", id},
+       {"label", fmt::format("run {}", id)},
+       {"status", "complete"},
+       {"started_at", fmt::format("2026-11-22T00:{:02d}:00.000Z", minute)},
+       {"device", {{"name", gpu}, {"uuid", uuid}}},
+       {"environment", {{"host", "vm"}, {"gpu_state", {{"driver_branch", branch}}}}},
+       {"experiments", experiments},
+       {"measurements", ms}},
+      fmt::format("run {}", id));
 }
 
-RunRecord run(const std::string& id, std::vector<json> ms) {
-  return run_from_json({{"id", id}, {"started_at", "2026-11-22T00:00:00.000Z"}, {"status", "complete"},
-                        {"device", {{"name", "GPU"}}}, {"measurements", ms}},
-                       "run " + id);
-}
-
-}  // namespace
-
-TEST(Compare, MannWhitneyMatchesTheNormalApproximation) {
-  // Fully separated samples of 8: U = 0, z = (32 - 0.5) / sqrt(8*8*17/12) = 3.308, p = 0.00094.
-  EXPECT_NEAR(mann_whitney_p({1, 2, 3, 4, 5, 6, 7, 8}, {9, 10, 11, 12, 13, 14, 15, 16}), 0.00094, 0.00002);
-  EXPECT_NEAR(mann_whitney_p({1, 2, 3}, {1, 2, 3}), 1.0, 1e-12);
-  EXPECT_DOUBLE_EQ(mann_whitney_p({}, {1.0}), 1.0);
-  EXPECT_DOUBLE_EQ(mann_whitney_p({2, 2, 2}, {2, 2, 2}), 1.0) << "all ties carry no evidence";
-}
-
-TEST(Compare, TenPercentSlowdownIsARegression) {
-  const auto c = compare_runs(run("a", {measurement("k", noisy(100, 0.005, 20, 1))}),
-                              run("b", {measurement("k", noisy(90, 0.005, 20, 2))}), CompareConfig{});
-  ASSERT_EQ(c.pairs.size(), 1u);
-  EXPECT_EQ(c.pairs[0].verdict, "slower");
-  EXPECT_TRUE(c.pairs[0].regression);
-  EXPECT_NEAR(c.pairs[0].change, -0.10, 0.01);
-  EXPECT_EQ(c.pairs[0].test, "mann_whitney");
-  EXPECT_TRUE(c.regression());
-}
-
-TEST(Compare, LowerIsBetterMetricsInvertTheDirection) {
-  const auto c = compare_runs(run("a", {measurement("k", noisy(10, 0.005, 20, 1), {{"n", 1}}, "lower")}),
-                              run("b", {measurement("k", noisy(8, 0.005, 20, 2), {{"n", 1}}, "lower")}), CompareConfig{});
-  EXPECT_EQ(c.pairs[0].verdict, "faster") << "less time is an improvement";
-  EXPECT_FALSE(c.regression());
-}
-
-TEST(Compare, NoiseAloneStaysGreen) {
-  int regressions = 0;
-  for (unsigned seed = 0; seed < 200; ++seed) {
-    const auto c = compare_runs(run("a", {measurement("k", noisy(100, 0.01, 20, seed))}),
-                                run("b", {measurement("k", noisy(100, 0.01, 20, seed + 1000))}), CompareConfig{});
-    regressions += c.regression();
+/// Six points of one metric on one GPU over `levels.size()` runs; run i has the points at
+/// 100 x levels[i] x (1 + a small point-specific wobble).
+std::vector<RunRecord> history(const std::vector<double>& levels, const std::string& prefix = "a") {
+  std::vector<RunRecord> runs;
+  for (size_t i = 0; i < levels.size(); ++i) {
+    std::vector<json> ms;
+    for (int k = 0; k < 6; ++k) {
+      Point p;
+      p.params = {{"offset", k}};
+      p.key = fmt::format("k{}", k);
+      const double wobble = 0.001 * std::sin(1.7 * i + k); // about 0.07% run to run
+      ms.push_back(measurement(p, 100 * levels[i] * (1 + wobble)));
+    }
+    runs.push_back(run(fmt::format("{}{}", prefix, i), static_cast<int>(i), ms));
   }
-  EXPECT_EQ(regressions, 0) << "same distribution, 1% noise, 5% threshold: never a regression";
+  return runs;
 }
 
-TEST(Compare, SmallSignificantChangeIsSameAndNoisyDataIsInconclusive) {
-  auto c = compare_runs(run("a", {measurement("k", noisy(100, 0.001, 30, 1))}),
-                        run("b", {measurement("k", noisy(98, 0.001, 30, 2))}), CompareConfig{});
-  EXPECT_EQ(c.pairs[0].verdict, "same") << "2% is significant but under the 5% threshold";
-  c = compare_runs(run("a", {measurement("k", noisy(100, 0.4, 12, 3))}),
-                   run("b", {measurement("k", noisy(100, 0.4, 12, 4))}), CompareConfig{});
-  EXPECT_EQ(c.pairs[0].verdict, "inconclusive");
+} // namespace
+
+TEST(Distributions, StudentTailsMatchTables) {
+  EXPECT_NEAR(t_two_sided_p(2.0, 10), 0.0734, 1e-4);
+  EXPECT_NEAR(t_two_sided_p(3.0, 4), 0.0400, 1e-4);
+  EXPECT_NEAR(t_two_sided_p(1.959964, infinite_df), 0.05, 1e-6);
+  EXPECT_NEAR(t_critical(0.05, 10), 2.228, 1e-3);
+  EXPECT_NEAR(t_critical(1e-4, infinite_df), 3.8906, 1e-3);
+  EXPECT_DOUBLE_EQ(t_two_sided_p(NAN, 5), 1.0);
 }
 
-TEST(Compare, FewSamplesUseConfidenceIntervals) {
-  const auto c = compare_runs(run("a", {measurement("k", {100, 101, 99})}), run("b", {measurement("k", {80, 81, 79})}),
-                              CompareConfig{});
-  EXPECT_EQ(c.pairs[0].test, "ci_overlap");
-  EXPECT_TRUE(c.pairs[0].regression);
+TEST(Distributions, GammaFunctionsAndTheirInverse) {
+  EXPECT_NEAR(digamma(1), -0.5772157, 1e-6);
+  EXPECT_NEAR(trigamma(1), M_PI * M_PI / 6, 1e-6);
+  EXPECT_NEAR(trigamma(0.5), M_PI * M_PI / 2, 1e-6);
+  for (double x : {0.3, 1.0, 2.5, 40.0})
+    EXPECT_NEAR(trigamma_inverse(trigamma(x)), x, 1e-6 * x);
 }
 
-TEST(Compare, UnpairedMeasurementsAreListedWithTheirReason) {
-  const auto c = compare_runs(
-      run("a", {measurement("k1", {1, 2, 3}, {{"offset", 0}}), measurement("k2", {1, 2, 3}, {{"offset", 1}}),
-                measurement("k3", {1, 2, 3}, {{"offset", 2}})}),
-      run("b", {measurement("k1", {1, 2, 3}, {{"offset", 0}}), measurement("OTHER-DRIVER", {1, 2, 3}, {{"offset", 1}}),
-                measurement("k9", {1, 2, 3}, {{"offset", 9}})}),
-      CompareConfig{});
-  EXPECT_EQ(c.pairs.size(), 1u);
-  std::map<std::string, int> reasons;
-  for (const auto& u : c.unpaired) reasons[u.reason]++;
-  EXPECT_EQ(reasons["not_comparable"], 1) << "same point, different environment";
-  EXPECT_EQ(reasons["new"], 1);
-  EXPECT_EQ(reasons["removed"], 1);
+TEST(Distributions, HolmStepDown) {
+  // p sorted: 0.01 x 4 = 0.04, 0.02 x 3 = 0.06, 0.03 x 2 = 0.06 (monotone), 0.5 x 1.
+  const auto a = holm_adjust({0.03, 0.01, 0.5, 0.02});
+  EXPECT_NEAR(a[1], 0.04, 1e-12);
+  EXPECT_NEAR(a[3], 0.06, 1e-12);
+  EXPECT_NEAR(a[0], 0.06, 1e-12);
+  EXPECT_NEAR(a[2], 0.5, 1e-12);
 }
 
-TEST(Compare, PerExperimentThresholdsFromConfig) {
-  const CompareConfig config = parse_compare_config(json::parse(R"({"threshold": 0.05, "experiments": {"offset_copy": {"threshold": 0.2}}})"));
-  EXPECT_DOUBLE_EQ(config.threshold_for("offset_copy"), 0.2);
-  EXPECT_DOUBLE_EQ(config.threshold_for("stride_copy"), 0.05);
-  const auto c = compare_runs(run("a", {measurement("k", noisy(100, 0.005, 20, 1))}),
-                              run("b", {measurement("k", noisy(90, 0.005, 20, 2))}), config);
-  EXPECT_FALSE(c.regression()) << "10% is under this experiment's 20% threshold";
-  EXPECT_THROW(parse_compare_config(json::parse(R"({"threshold": "x"})")), InputError);
+TEST(Options, ThresholdTakesAPercentageOrAFraction) {
+  EXPECT_DOUBLE_EQ(parse_threshold("5%"), 0.05);
+  EXPECT_DOUBLE_EQ(parse_threshold("0.05"), 0.05);
+  EXPECT_DOUBLE_EQ(parse_threshold("150%"), 1.5);
+  try {
+    parse_threshold("5");
+    FAIL() << "5 is ambiguous";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("5%"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("0.05"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(parse_threshold("abc"), InputError);
+  EXPECT_THROW(parse_threshold("-1%"), InputError);
+  EXPECT_THROW(parse_threshold("%"), InputError);
+}
+
+TEST(Options, ConfigFileFields) {
+  const CompareOptions o = parse_compare_config(json::parse(
+      R"({"threshold": 0.05, "fwer": 0.05, "experiments": {"offset_copy": {"threshold": 0.2}}})"));
+  EXPECT_DOUBLE_EQ(o.threshold_for("offset_copy"), 0.2);
+  EXPECT_DOUBLE_EQ(o.threshold_for("stride_copy"), 0.05);
+  EXPECT_DOUBLE_EQ(o.fwer, 0.05);
   EXPECT_THROW(parse_compare_config(json::parse(R"({"thresold": 0.1})")), InputError);
+  EXPECT_THROW(parse_compare_config(json::parse(R"({"fwer": 0.9})")), InputError);
   EXPECT_THROW(parse_compare_config(json::parse(R"({"experiments": {"a": 1}})")), InputError);
   EXPECT_THROW(parse_compare_config(json::parse("[]")), InputError);
 }
 
-TEST(Compare, MarkdownEscapesTablesAndLeadsWithRegressions) {
-  const auto c = compare_runs(run("a", {measurement("k", noisy(100, 0.005, 20, 1), {{"label", "a|b"}})}),
-                              run("b", {measurement("k", noisy(80, 0.005, 20, 2), {{"label", "a|b"}})}), CompareConfig{});
-  const std::string md = format_markdown(c);
-  EXPECT_NE(md.find("regression found"), std::string::npos);
-  EXPECT_NE(md.find("a\\|b"), std::string::npos);
-  EXPECT_NE(md.find("**regression**"), std::string::npos);
+TEST(MetricClasses, ByUnitLimitAndParameters) {
+  Measurement m;
+  m.unit = "GB/s";
+  m.metric = "effective_bandwidth";
+  EXPECT_EQ(metric_class(m, LimitKind::dram), MetricClass::device_memory);
+  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_link);
+  m.params = {{"memory", "pageable"}};
+  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_phase)
+      << "the CPU copies pageable memory";
+  m.params = json::object();
+  m.metric = "h2d_bandwidth";
+  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::host_link);
+  m.metric = "sector_model_bandwidth";
+  EXPECT_EQ(metric_class(m, LimitKind::dram), MetricClass::derived);
+  m.metric = "overall_ms";
+  m.unit = "ms";
+  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::host_phase);
+  m.metric = "parallel_fraction";
+  m.unit = "1";
+  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::derived);
+  m.unit = "GFLOP/s";
+  m.metric = "flop_rate";
+  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::on_chip);
+  EXPECT_FALSE(class_defaults(MetricClass::derived).gated);
+  EXPECT_TRUE(class_defaults(MetricClass::host_phase).gated);
 }
 
-TEST(Compare, AnalysisFiguresAreShownButNeverGate) {
-  json base = measurement("k", noisy(0.9, 0.001, 20, 1), {{"n", 1}});
-  json cand = measurement("k", noisy(0.5, 0.001, 20, 2), {{"n", 1}});
-  base["metric"] = cand["metric"] = "parallel_fraction";
-  auto c = compare_runs(run("a", {base}), run("b", {cand}), CompareConfig{});
-  EXPECT_EQ(c.pairs[0].verdict, "slower");
-  EXPECT_FALSE(c.pairs[0].gated);
-  EXPECT_FALSE(c.regression()) << "a derived fraction alone never fails a night";
-  const CompareConfig gate_all = parse_compare_config(json::parse(R"({"ungated_metrics": []})"));
-  c = compare_runs(run("a", {base}), run("b", {cand}), gate_all);
-  EXPECT_TRUE(c.regression());
+TEST(Noise, SuccessiveDifferencesOfOnePointWithinSegmentsOnly) {
+  // One point alone (no neighbours to moderate it), levels 100, 102, 100, 102: MSSD = d^2 / 2.
+  std::vector<RunRecord> runs;
+  for (int i = 0; i < 4; ++i)
+    runs.push_back(run(fmt::format("a{}", i), i, {measurement(Point{}, i % 2 ? 102 : 100)}));
+  const NoiseModel model({{&runs[0], &runs[1], &runs[2], &runs[3]}});
+  const Measurement& m = *runs[0].measurements()[0];
+  const NoiseEstimate e = model.estimate(machine_of(runs[0]), m);
+  EXPECT_EQ(e.source, NoiseSource::history);
+  EXPECT_EQ(e.runs, 4);
+  EXPECT_NEAR(e.sigma, std::log(1.02) / std::sqrt(2.0), 1e-9);
+  EXPECT_NEAR(e.df, 2.0 * 9 / 8, 1e-9) << "4 runs: 2 (n-1)^2 / (3n-4) df";
+  // The same runs split into two segments: the difference across the split is not noise.
+  const NoiseModel split({{&runs[0], &runs[1]}, {&runs[2], &runs[3]}});
+  EXPECT_NEAR(split.estimate(machine_of(runs[0]), m).df, 2.0, 1e-9)
+      << "two segments of 2 runs: 1 df each";
+}
+
+TEST(Noise, WithoutHistoryTheClassDefault) {
+  const auto runs = history({1.0});
+  const NoiseEstimate e = NoiseModel().estimate(machine_of(runs[0]), *runs[0].measurements()[0]);
+  EXPECT_EQ(e.source, NoiseSource::class_default);
+  EXPECT_DOUBLE_EQ(e.sigma, class_defaults(MetricClass::device_memory).run_sigma);
+  EXPECT_DOUBLE_EQ(e.df, class_defaults(MetricClass::device_memory).tail_df);
+}
+
+TEST(Noise, AnotherMachinesHistoryIsNotThisOnes) {
+  const auto runs = history({1.0, 1.001, 0.999, 1.0});
+  const NoiseModel model = NoiseModel::from_runs(runs, {});
+  EXPECT_EQ(model.estimate("GPU-other@vm", *runs[0].measurements()[0]).source,
+            NoiseSource::class_default);
+  EXPECT_EQ(model.runs_on(machine_of(runs[0])), 4);
+}
+
+TEST(Noise, TailsOfHostPhasesAreCapped) {
+  std::vector<RunRecord> runs;
+  for (int i = 0; i < 8; ++i) {
+    std::vector<json> ms;
+    for (int k = 0; k < 4; ++k) {
+      Point p{"overlap_matrix", "overall_ms", "ms", {{"n", k}}, "lower", fmt::format("t{}", k)};
+      ms.push_back(measurement(p, 1 + 0.01 * std::sin(i + 2.0 * k)));
+    }
+    runs.push_back(run(fmt::format("b{}", i), i, ms));
+  }
+  NoiseModel model = NoiseModel::from_runs(runs, {});
+  const Measurement& m = *runs[0].measurements()[0];
+  EXPECT_DOUBLE_EQ(model.estimate(machine_of(runs[0]), m).df,
+                   class_defaults(MetricClass::host_phase).tail_df);
+  model.cap_tails = false;
+  EXPECT_GT(model.estimate(machine_of(runs[0]), m).df,
+            class_defaults(MetricClass::host_phase).tail_df);
+}
+
+TEST(Judge, NoiseAloneIsNoRegressionAndAFivePercentSlowdownIs) {
+  auto runs = history({1.0, 1.0005, 0.9995, 1.0, 1.0003, 0.95});
+  const Verdict same = judge(runs[1], runs[3], NoiseModel::from_runs(runs, {runs[3].id}));
+  EXPECT_EQ(same.exit_code(), 0);
+  EXPECT_EQ(same.count(Change::same), 6);
+  const Verdict slow = judge(runs[0], runs[5], NoiseModel::from_runs(runs, {runs[5].id}));
+  EXPECT_EQ(slow.exit_code(), 1);
+  EXPECT_EQ(slow.regressions(), 6);
+  const PointVerdict& p = slow.points[0];
+  EXPECT_EQ(change_text(p), fmt::format("{:.3f}x slower", p.baseline / p.candidate))
+      << "GB/s: base / cand";
+  EXPECT_LE(slow.points[0].p_adjusted, 0.01);
+}
+
+TEST(Judge, TheReportsVerdictTakesTheDatabaseAsHistory) {
+  auto runs = history({1.0, 1.0005, 0.9995, 1.0, 1.0003, 0.95});
+  const Verdict v = judge_in(runs, runs[0], runs[5]);
+  EXPECT_EQ(v.regressions(), 6);
+  EXPECT_EQ(v.points[0].noise_source, NoiseSource::history);
+  EXPECT_EQ(v.points[0].history_runs, 5) << "every run but the candidate";
+}
+
+TEST(Judge, ATimeThatGrowsIsSlowerLikeABandwidthThatFalls) {
+  Point t{"staged_copy", "total_ms", "ms", {{"n_streams", 1}}, "lower", "t"};
+  Point b{"offset_copy", "effective_bandwidth", "GB/s", {{"offset", 0}}, "higher", "b"};
+  std::vector<RunRecord> runs;
+  for (int i = 0; i < 6; ++i)
+    runs.push_back(
+        run(fmt::format("c{}", i), i,
+            {measurement(t, 1.0 + 0.0002 * (i % 2)), measurement(b, 100 - 0.02 * (i % 2))}));
+  runs.push_back(run("c9", 9, {measurement(t, 1.34), measurement(b, 100 / 1.34)}));
+  const Verdict v = judge(runs[0], runs[6], NoiseModel::from_runs(runs, {"c9"}));
+  ASSERT_EQ(v.points.size(), 2u);
+  for (const auto& p : v.points) {
+    EXPECT_EQ(change_text(p), "1.34x slower") << p.metric;
+    EXPECT_GT(p.slowdown, 0);
+  }
+}
+
+TEST(Judge, SmallShiftsUnderTheThresholdAreTheSame) {
+  auto runs = history({1.0, 1.0001, 0.9999, 1.0, 1.0001, 0.99}); // 1% slower, 100 x the noise
+  const Verdict v = judge(runs[0], runs[5], NoiseModel::from_runs(runs, {runs[5].id}));
+  EXPECT_EQ(v.exit_code(), 0) << "significant, but under the 1.5% threshold";
+  CompareOptions strict;
+  strict.threshold = 0.005;
+  EXPECT_EQ(judge(runs[0], runs[5], NoiseModel::from_runs(runs, {runs[5].id}), strict).exit_code(),
+            1);
+}
+
+TEST(Judge, DerivedFiguresAreShownButNeverGate) {
+  Point f{"scaling", "parallel_fraction", "1", {{"law", "strong"}}, "higher", "f"};
+  std::vector<RunRecord> runs;
+  for (int i = 0; i < 6; ++i)
+    runs.push_back(run(fmt::format("d{}", i), i, {measurement(f, 0.9)}));
+  runs.push_back(run("d9", 9, {measurement(f, 0.5)}));
+  const Verdict v = judge(runs[0], runs[6], NoiseModel::from_runs(runs, {"d9"}));
+  EXPECT_EQ(v.points[0].change, Change::slower);
+  EXPECT_FALSE(v.points[0].regression);
+  EXPECT_EQ(v.exit_code(), 0);
+  EXPECT_EQ(v.gated_points, 0);
+}
+
+TEST(Judge, RegressionsComeFirst) {
+  auto runs = history({1.0, 1.0});
+  std::vector<json> ms;
+  for (int k = 0; k < 6; ++k) {
+    Point p;
+    p.params = {{"offset", k}};
+    p.key = fmt::format("k{}", k);
+    ms.push_back(measurement(p, k == 4 ? 80 : k == 2 ? 125 : 100));
+  }
+  runs.push_back(run("f9", 9, ms));
+  const Verdict v = judge(runs[0], runs[2], NoiseModel::from_runs(runs, {"f9"}));
+  ASSERT_EQ(v.points.size(), 6u);
+  EXPECT_TRUE(v.points[0].regression);
+  EXPECT_EQ(v.points[0].params["offset"], 4);
+  EXPECT_EQ(v.points[1].change, Change::faster);
+  EXPECT_EQ(v.points[5].change, Change::same);
+}
+
+TEST(Judge, NothingComparableSaysWhyAndExitsTwo) {
+  const auto base = history({1.0});
+  Point p;
+  p.key = "h100-key"; // the model is part of the key
+  const RunRecord h100 = run("e1", 1, {measurement(p, 100)}, "NVIDIA H100", "GPU-9");
+  Verdict v = judge(base[0], h100, NoiseModel());
+  EXPECT_EQ(v.exit_code(), 2);
+  EXPECT_NE(v.nothing_compared.find("NVIDIA H100"), std::string::npos) << v.nothing_compared;
+  p.key = "other-driver";
+  v = judge(base[0], run("e2", 2, {measurement(p, 100)}, "NVIDIA H200", "GPU-1", "590"),
+            NoiseModel());
+  EXPECT_NE(v.nothing_compared.find("driver branch 580 and the candidate on 590"),
+            std::string::npos)
+      << v.nothing_compared;
+  ASSERT_FALSE(v.left_out.empty());
+  EXPECT_EQ(v.left_out[0].reason, LeftOutReason::not_comparable);
+  EXPECT_NE(v.left_out[0].detail.find("driver branch"), std::string::npos);
+  p.key = "new-version";
+  v = judge(base[0], run("e3", 3, {measurement(p, 100)}, "NVIDIA H200", "GPU-1", "580", 2),
+            NoiseModel());
+  EXPECT_NE(v.nothing_compared.find("offset_copy 1 vs 2"), std::string::npos) << v.nothing_compared;
+}
+
+TEST(Judge, PartialComparisonsListWhatWasLeftOut) {
+  const auto base = history({1.0});
+  std::vector<json> ms;
+  for (int k = 0; k < 6; ++k) {
+    Point p;
+    p.params = {{"offset", k}};
+    p.key = fmt::format("k{}", k);
+    json m = measurement(p, 100);
+    if (k == 1)
+      m["verified"] = false;
+    if (k == 2)
+      p.key = "k2-new", p.params = {{"offset", 99}}, m = measurement(p, 100);
+    if (k != 3)
+      ms.push_back(m);
+  }
+  const Verdict v = judge(base[0], run("f1", 1, ms), NoiseModel());
+  EXPECT_EQ(v.points.size(), 3u);
+  std::map<LeftOutReason, int> reasons;
+  for (const auto& l : v.left_out)
+    reasons[l.reason]++;
+  EXPECT_EQ(reasons[LeftOutReason::failed_candidate], 1);
+  EXPECT_EQ(reasons[LeftOutReason::new_point], 1);
+  EXPECT_EQ(reasons[LeftOutReason::removed], 2) << "offset 2 and 3 are not in the candidate";
+}
+
+TEST(Judge, APooledBatchShrinksTheNoise) {
+  auto runs = history({1.0, 1.004, 0.996, 1.002, 0.998, 1.0});
+  auto batch = history({0.985, 0.981, 0.983}, "b");
+  std::vector<RunRecord> all = runs;
+  all.insert(all.end(), batch.begin(), batch.end());
+  const NoiseModel noise = NoiseModel::from_runs(all, {}, {"b0", "b1", "b2"});
+  const Verdict pooled = judge_pooled(runs[5], {&batch[0], &batch[1], &batch[2]}, noise);
+  EXPECT_EQ(pooled.candidate.runs, 3);
+  EXPECT_NEAR(pooled.points[0].candidate, 100 * 0.983, 0.2);
+  const auto other_gpu = run("ee1", 30, {}, "NVIDIA H200", "GPU-2");
+  EXPECT_THROW(judge_pooled(runs[0], {&batch[0], &other_gpu}, noise), InputError);
+}
+
+TEST(Judge, ExitCodeOfABatchIsTheWorst) {
+  Verdict clean, regressed, nothing;
+  clean.points.resize(1);
+  regressed.points.resize(1);
+  regressed.points[0].regression = true;
+  EXPECT_EQ(exit_code({clean, clean}), 0);
+  EXPECT_EQ(exit_code({clean, regressed}), 1);
+  EXPECT_EQ(exit_code({regressed, nothing}), 2);
+}
+
+TEST(Formats, CountLineFirstAndLastRegressionsFirstAndOnlyChanged) {
+  auto runs = history({1.0, 1.0005, 0.9995, 1.0, 1.0003, 0.95});
+  std::vector<json> ms;
+  for (const Measurement* m : runs[5].measurements())
+    ms.push_back(to_json(*m));
+  ms[0]["samples"] = measurement(Point{}, 100)["samples"]; // k0 back at the old level
+  ms[0]["params"] = {{"offset", 0}, {"label", "a|b"}};
+  runs[5] = run("a5", 5, ms);
+  const Verdict v = judge(runs[0], runs[5], NoiseModel::from_runs(runs, {"a5"}));
+  const std::string text = format_text({v});
+  const std::string first = text.substr(0, text.find('\n'));
+  EXPECT_NE(first.find("REGRESSION: 5 regressions"), std::string::npos) << first;
+  EXPECT_NE(text.rfind(first), 0u) << "the count line closes the output too";
+  EXPECT_LT(text.find("regressions:"), text.find("same:"));
+  EXPECT_EQ(format_text({v}, {true}).find("offset=0 label=a|b"), std::string::npos)
+      << "same points hidden";
+  const std::string md = format_markdown({v});
+  EXPECT_NE(md.find("a\\|b"), std::string::npos);
+  EXPECT_NE(md.find("**regression**"), std::string::npos);
+  EXPECT_LT(md.find("**regression**"), md.find("<details><summary>1 points the same"));
+  const json j = to_json({v});
+  EXPECT_EQ(j["exit_code"], 1);
+  EXPECT_EQ(j["verdicts"][0]["multiple_comparisons"], "holm");
+  EXPECT_EQ(j["verdicts"][0]["points"][0]["change"], change_text(v.points[0]));
+  EXPECT_EQ(j["verdicts"][0]["points"][0]["regression"], true);
+  EXPECT_EQ(to_json({v}, {true})["verdicts"][0]["points"].size(), 5u);
 }

@@ -35,6 +35,66 @@ TEST(Theory, PcieBandwidthAccountsForLineEncoding) {
   EXPECT_FALSE(pcie_bandwidth_gbs(4, 0).has_value());
 }
 
+TEST(Theory, PcieAttainableLimitPaysForTheProtocolAtThePayloadSize) {
+  // Gen5 x16, MPS 256: 63.015 GB/s line rate x 370/371 (SKP) x (1 - 2 x 0.5/168) (an ACK and an
+  // UpdateFC per 168 symbol times) x 256 / (256 + 8 + 12) for completions (host to device).
+  const double line = 32.0 * 16 * 128 / 130 / 8;
+  const double after_link = line * 370.0 / 371 * (1 - 1.0 / 168);
+  const auto h2d = pcie_attainable_gbs(5, 16, 256, PcieDirection::host_to_device);
+  const auto d2h = pcie_attainable_gbs(5, 16, 256, PcieDirection::device_to_host);
+  ASSERT_TRUE(h2d && d2h);
+  EXPECT_NEAR(*h2d, after_link * 256 / 276, 1e-9);
+  EXPECT_NEAR(*h2d, 57.94, 0.01);
+  EXPECT_NEAR(*d2h, after_link * 256 / 280, 1e-9) << "64-bit memory writes carry a 16-byte header";
+  EXPECT_NEAR(*d2h, 57.12, 0.01);
+  // The H100's 55.4 GB/s host to device is 87.9% of the line rate but 95.6% of what is attainable.
+  EXPECT_NEAR(100 * 55.4 / *h2d, 95.6, 0.05);
+  // Larger payloads amortise the per-TLP bytes; a smaller one pays more.
+  EXPECT_GT(*pcie_attainable_gbs(5, 16, 512, PcieDirection::host_to_device), *h2d);
+  EXPECT_LT(*pcie_attainable_gbs(5, 16, 128, PcieDirection::host_to_device), *h2d);
+  // Gen3 x16 MPS 256 (the guide's V100 era): ~14.5 GB/s of the 15.75 GB/s line rate.
+  EXPECT_NEAR(*pcie_attainable_gbs(3, 16, 256, PcieDirection::host_to_device), 14.49, 0.01);
+}
+
+TEST(Theory, PcieAttainableLimitIsEmptyWhereTheModelDoesNotApply) {
+  EXPECT_FALSE(pcie_attainable_gbs(6, 16, 256, PcieDirection::host_to_device).has_value())
+      << "FLIT mode";
+  EXPECT_FALSE(pcie_attainable_gbs(2, 16, 256, PcieDirection::host_to_device).has_value());
+  EXPECT_FALSE(pcie_attainable_gbs(5, 12, 256, PcieDirection::host_to_device).has_value());
+  EXPECT_FALSE(pcie_attainable_gbs(5, 16, 300, PcieDirection::host_to_device).has_value());
+  EXPECT_FALSE(pcie_attainable_gbs(5, 16, 0, PcieDirection::device_to_host).has_value());
+}
+
+namespace {
+// A type-0 header whose capability list holds a power-management capability at 0x40 and the PCI
+// Express capability at 0x60 with Device Control = `device_control`.
+std::vector<uint8_t> config_space(uint16_t device_control, size_t size = 256) {
+  std::vector<uint8_t> c(256, 0);
+  c[0x06] = 0x10; // Status: capability list present
+  c[0x34] = 0x40;
+  c[0x40] = 0x01, c[0x41] = 0x60; // power management, next at 0x60
+  c[0x60] = 0x10, c[0x61] = 0x00; // PCI Express, end of list
+  c[0x68] = device_control & 0xFF, c[0x69] = device_control >> 8;
+  c.resize(size);
+  return c;
+}
+} // namespace
+
+TEST(Theory, MaxPayloadSizeIsReadFromDeviceControl) {
+  // Bits 7:5 = 001b: 256 bytes (with relaxed ordering and MRRS bits set around it).
+  EXPECT_EQ(pcie_max_payload_from_config(config_space(0x2930)), 256);
+  EXPECT_EQ(pcie_max_payload_from_config(config_space(0x0000)), 128);
+  EXPECT_EQ(pcie_max_payload_from_config(config_space(0x00A0)), 4096);
+  EXPECT_FALSE(pcie_max_payload_from_config(config_space(0x00C0)).has_value())
+      << "reserved encoding";
+  EXPECT_FALSE(pcie_max_payload_from_config(config_space(0x2930, 64)).has_value())
+      << "a non-root reader sees 64 bytes: no capability list";
+  EXPECT_FALSE(pcie_max_payload_from_config({}).has_value());
+  auto looped = config_space(0x2930);
+  looped[0x61] = 0x40, looped[0x60] = 0x05; // MSI pointing back to the first entry
+  EXPECT_FALSE(pcie_max_payload_from_config(looped).has_value()) << "a looping list ends";
+}
+
 TEST(Theory, PcieGenerationFromSysfsSpeed) {
   EXPECT_EQ(pcie_generation_from_speed("32.0 GT/s PCIe"), 5);
   EXPECT_EQ(pcie_generation_from_speed("16.0 GT/s PCIe"), 4);
@@ -119,6 +179,7 @@ TEST(Theory, DeviceJsonRoundTripKeepsTheFactsAndTheLimit) {
   const auto j = to_json(d);
   EXPECT_NEAR(j["theoretical_bandwidth_gbs"].get<double>(), 4814.304, 1e-9);
   EXPECT_NEAR(j["theoretical_pcie_gbs"].get<double>(), 63.015384615, 1e-6);
+  EXPECT_TRUE(j["attainable_pcie_h2d_gbs"].is_null()) << "no payload size known, no protocol limit";
   const DeviceInfo back = device_from_json(j);
   EXPECT_EQ(back.name, d.name);
   EXPECT_EQ(back.cc_major, 9);
@@ -174,4 +235,24 @@ TEST(Theory, RooflineIsBandwidthBoundBelowTheBalanceAndFlatAbove) {
   EXPECT_DOUBLE_EQ(roofline_gflops(0.0, peak, bandwidth), 0.0);
   EXPECT_THROW(roofline_gflops(-1.0, peak, bandwidth), std::invalid_argument);
   EXPECT_THROW(roofline_gflops(1.0, 0, bandwidth), std::invalid_argument);
+}
+
+TEST(Theory, DeviceJsonCarriesThePayloadSizeItsSourceAndTheAttainableLimits) {
+  DeviceInfo d;
+  d.name = "NVIDIA H100 80GB HBM3";
+  d.pcie_generation = 5;
+  d.pcie_width = 16;
+  d.pcie_max_payload_bytes = 256;
+  d.pcie_max_payload_assumed = true;
+  const auto j = to_json(d);
+  EXPECT_EQ(j["pcie_max_payload_bytes"], 256);
+  EXPECT_NE(j["pcie_max_payload_source"].get<std::string>().find("assumed"), std::string::npos);
+  EXPECT_NEAR(j["attainable_pcie_h2d_gbs"].get<double>(), 57.94, 0.01);
+  EXPECT_NEAR(j["attainable_pcie_d2h_gbs"].get<double>(), 57.12, 0.01);
+  const DeviceInfo back = device_from_json(j);
+  EXPECT_EQ(back.pcie_max_payload_bytes, 256);
+  EXPECT_TRUE(back.pcie_max_payload_assumed);
+  d.pcie_max_payload_assumed = false;
+  EXPECT_FALSE(device_from_json(to_json(d)).pcie_max_payload_assumed);
+  EXPECT_EQ(to_json(d)["pcie_max_payload_source"], "config space");
 }

@@ -1,0 +1,333 @@
+#include "charts/sweep_rows.hpp"
+
+#include "format.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
+
+namespace apod::report::charts {
+
+namespace {
+
+// Measured rows and the model beside each: the point's extra[model_key], or the point of the
+// same run (or device model) and parameters in the model metric.
+void add_measured(SweepData& data, const ExperimentView& experiment, const Sweep& sweep,
+                  const std::vector<Plotted>& models) {
+  const MetricView& metric = *sweep.metric;
+  for (const Plotted& p : data.plotted) {
+    json row = {{"kind", kind::measured}, {"x", x_of(sweep, p)}, {"y", p.y},        {"low", p.low},
+                {"high", p.high},         {"series", p.series},  {"facet", p.facet}};
+    add_tooltip_fields(row, p, experiment, metric);
+    if (!data.plan.runs_apart && !data.plan.aggregated) // one run: its tooltip names no run
+      row.erase("who");
+    if (sweep.shape_of)
+      row["shape"] = sweep.shape_of(*p.points.front());
+    std::optional<double> model;
+    if (!sweep.model_key.empty())
+      model = extra_median(p, sweep.model_key);
+    for (const Plotted& m : models)
+      if (!model && m.run == p.run && m.device_model == p.device_model && *m.params == *p.params)
+        model = m.y;
+    if (model) {
+      const std::string text = sweep.model_label + ": " + format_with_unit(*model, metric.unit);
+      row["model_text"] = text;
+      data.rows.push_back({{"kind", kind::model},
+                           {"x", row["x"]},
+                           {"y", *model},
+                           {"series", p.series},
+                           {"facet", p.facet},
+                           {"model_text", text}});
+      data.with_model = true;
+    }
+    data.rows.push_back(std::move(row));
+  }
+}
+
+// The devices' limits (one rule per distinct limit and panel, named in words), and a limit in
+// the figure's own unit: a rule where it is the same for every point of a panel, else a line.
+void add_limits(SweepData& data, const ExperimentView& experiment, const Sweep& sweep,
+                bool several_devices) {
+  if (!sweep.device_limits)
+    return;
+  std::map<std::tuple<std::string, double, std::string>, std::vector<std::string>> rules;
+  std::map<std::string, std::set<double>> unit_limits; // per panel
+  for (const Plotted& p : data.plotted)
+    for (const PointView* point : p.points) {
+      const auto limit = point->limit_gbs ? point->limit_gbs : point->unit_limit;
+      if (!limit)
+        continue;
+      auto& devices = rules[{p.facet, *limit, limit_words_of(experiment, *point)}];
+      const std::string device = point->run->device_model;
+      if (std::find(devices.begin(), devices.end(), device) == devices.end())
+        devices.push_back(device);
+      if (point->unit_limit)
+        unit_limits[p.facet].insert(*limit);
+    }
+  const bool varies = std::any_of(unit_limits.begin(), unit_limits.end(),
+                                  [](const auto& u) { return u.second.size() > 1; });
+  if (varies) { // the roofline: a limit per intensity, drawn as a line per series
+    for (const Plotted& p : data.plotted)
+      if (const auto limit = extra_median(p, keys::limit))
+        data.rows.push_back({{"kind", kind::limit_line},
+                             {"x", x_of(sweep, p)},
+                             {"y", *limit},
+                             {"series", p.series},
+                             {"facet", p.facet},
+                             {"label", limit_words_of(experiment, *p.points.front())}});
+    return;
+  }
+  for (const auto& [key, devices] : rules) {
+    const auto& [facet, limit, words] = key;
+    std::string label = words + ": " + format_with_unit(limit, sweep.metric->unit);
+    if (several_devices && facet.empty())
+      for (std::size_t i = 0; i < devices.size(); ++i)
+        label += (i ? ", " : " · ") + devices[i];
+    data.rows.push_back({{"kind", kind::limit_rule},
+                         {"y", limit},
+                         {"series", ""},
+                         {"facet", facet},
+                         {"label", label}});
+  }
+}
+
+// A published figure sits at its own x (in the series and panel of a drawn point whose
+// parameters include all of the figure's, if one does); a figure without an x the axis can place
+// is a rule; a figure of the x parameter itself (Stich's 512 threads per SM) a vertical rule.
+void add_published(SweepData& data, const Sweep& sweep) {
+  for (const json* figure : sweep.published) {
+    const json& params = member(*figure, "params");
+    const double value = figure->at("value").get<double>();
+    const std::string unit = string_at(*figure, "unit");
+    const std::string device = string_at(*figure, "device", "published");
+    const std::string tip = device + ": " + format_with_unit(value, unit) + " (" +
+                            string_at(*figure, "source") + "; " + string_at(*figure, "citation") +
+                            ")";
+    if (string_at(*figure, "metric") == sweep.x) {
+      data.rows.push_back({{"kind", kind::vertical},
+                           {"x", value},
+                           {"series", ""},
+                           {"facet", ""},
+                           {"label", device + " (published): " + number_with_unit(value, unit)},
+                           {"tip", tip}});
+      continue;
+    }
+    const json x = axis_value(params, sweep.x);
+    const bool placeable = data.numeric_x ? x.is_number() : x.is_string();
+    if (!placeable) { // one rule per value, naming every device that published it
+      auto same = std::find_if(data.rows.begin(), data.rows.end(), [&](const json& row) {
+        return row["kind"] == kind::published_rule && row["y"] == value;
+      });
+      if (same != data.rows.end()) {
+        (*same)["devices"].push_back(device);
+        (*same)["tip"] = (*same)["tip"].get<std::string>() + "; " + tip;
+      } else {
+        data.rows.push_back({{"kind", kind::published_rule},
+                             {"y", value},
+                             {"series", ""},
+                             {"facet", ""},
+                             {"devices", {device}},
+                             {"unit", unit},
+                             {"tip", tip}});
+      }
+      continue;
+    }
+    const auto match =
+        std::find_if(data.plotted.begin(), data.plotted.end(), [&](const Plotted& p) {
+          return std::all_of(params.items().begin(), params.items().end(), [&](const auto& kv) {
+            return member(*p.params, kv.key().c_str()) == kv.value();
+          });
+        });
+    data.rows.push_back({{"kind", kind::published},
+                         {"x", x},
+                         {"y", value},
+                         {"series", match != data.plotted.end() ? match->series : ""},
+                         {"facet", ""},
+                         {"published", device},
+                         {"label", tip}});
+  }
+}
+
+void add_ideal(SweepData& data, const Sweep& sweep) {
+  if (!sweep.ideal)
+    return;
+  for (const Plotted& p : data.plotted)
+    if (const auto y = sweep.ideal(p))
+      data.rows.push_back({{"kind", kind::limit_line},
+                           {"x", x_of(sweep, p)},
+                           {"y", *y},
+                           {"series", p.series},
+                           {"facet", p.facet},
+                           {"label", sweep.ideal_label}});
+}
+
+// The words of each published rule, once its devices are gathered.
+void label_published_rules(SweepData& data) {
+  for (auto& row : data.rows) {
+    if (row["kind"] != kind::published_rule)
+      continue;
+    std::string devices;
+    for (const auto& device : row["devices"])
+      devices += (devices.empty() ? "" : ", ") + device.get<std::string>();
+    row["label"] =
+        devices + " (published): " + number_with_unit(row["y"].get<double>(), row["unit"]);
+  }
+}
+
+void add_rules(SweepData& data, const Sweep& sweep) {
+  for (const Rule& rule : sweep.rules) {
+    const char* k = rule.vertical ? (rule.series.empty() ? kind::vertical : kind::vertical_series)
+                                  : (rule.series.empty() ? kind::rule : kind::rule_series);
+    json row = {{"kind", k},
+                {"series", rule.series},
+                {"facet", rule.facet},
+                {"label", rule.label},
+                {"tip", rule.label}};
+    row[rule.vertical ? "x" : "y"] = rule.value;
+    data.rows.push_back(std::move(row));
+  }
+  for (const Note& note : sweep.notes)
+    data.rows.push_back({{"kind", kind::note},
+                         {"x", note.x},
+                         {"y", note.y},
+                         {"series", note.series},
+                         {"facet", note.facet},
+                         {"label", note.label},
+                         {"tip", note.tip.empty() ? note.label : note.tip}});
+}
+
+// In panels, a row that belongs to no panel is drawn in each.
+void spread_over_facets(SweepData& data) {
+  for (const Plotted& p : data.plotted)
+    if (!p.facet.empty() &&
+        std::find(data.facets.begin(), data.facets.end(), p.facet) == data.facets.end())
+      data.facets.push_back(p.facet);
+  if (data.facets.empty())
+    return;
+  json rows = json::array();
+  for (auto& row : data.rows) {
+    if (row["facet"] != "") {
+      rows.push_back(std::move(row));
+      continue;
+    }
+    for (const auto& facet : data.facets) {
+      json copy = row;
+      copy["facet"] = facet;
+      rows.push_back(std::move(copy));
+    }
+  }
+  data.rows = std::move(rows);
+}
+
+bool is_value_rule(const json& row) {
+  const std::string k = row["kind"];
+  return k == kind::limit_rule || k == kind::rule || k == kind::rule_series ||
+         k == kind::published_rule;
+}
+
+// Words a reader can read. A horizontal rule's words are left out (its tooltip keeps them) where
+// an earlier rule of the same panel sits within 4% of the value axis; vertical rules' words stand
+// a line below each other; a note repeating one at the same place is left unsaid.
+void place_labels(SweepData& data, bool log_y) {
+  double low = 0, high = 0;
+  for (const auto& row : data.rows)
+    if (row.contains("y") && row["y"].is_number() && row["y"].get<double>() > 0) {
+      const double y = row["y"].get<double>();
+      low = low > 0 ? std::min(low, y) : y;
+      high = std::max(high, y);
+    }
+  const bool log = log_y && data.positive_y && low > 0;
+  const double span = log ? std::log10(high / low) : high;
+  const auto position = [&](double y) { return log ? std::log10(y) : y; };
+  std::map<std::string, std::vector<double>> taken;
+  std::map<std::string, int> slots;
+  std::map<std::string, std::vector<std::pair<double, std::string>>> notes;
+  for (auto& row : data.rows) {
+    if (!row.contains("tip"))
+      row["tip"] = row.value("label", "");
+    const std::string facet = row["facet"];
+    if (is_value_rule(row)) {
+      auto& seen = taken[facet];
+      const double at = position(row["y"].get<double>());
+      if (std::any_of(seen.begin(), seen.end(),
+                      [&](double other) { return std::abs(at - other) < 0.04 * span; }))
+        row["label"] = "";
+      else
+        seen.push_back(at);
+    } else if (row["kind"] == kind::vertical || row["kind"] == kind::vertical_series) {
+      row["slot_px"] = 16 + 13 * slots[facet]++; // below a limit's words at the very top
+    } else if (row["kind"] == kind::note && row["x"].is_number()) {
+      auto& seen = notes[facet];
+      const double x = row["x"].get<double>();
+      const std::string label = row["label"];
+      if (std::any_of(seen.begin(), seen.end(), [&](const auto& other) {
+            // Closer than half an octave: one word for both (on a log axis they would touch).
+            return other.second == label && x > 0 && other.first > 0 &&
+                   std::max(x, other.first) < 1.5 * std::min(x, other.first);
+          }))
+        row["label"] = "";
+      else
+        seen.push_back({x, label});
+    }
+  }
+}
+
+} // namespace
+
+Keep sweep_keep(const Sweep& sweep) {
+  return [&sweep](const PointView& p) {
+    return (sweep.x.empty() || !member(p.measurement->params, sweep.x.c_str()).is_null()) &&
+           (!sweep.keep || sweep.keep(p));
+  };
+}
+
+json x_of(const Sweep& sweep, const Plotted& plotted) {
+  if (sweep.x.empty())
+    return plotted.run ? plotted.run->name : plotted.device_model;
+  return axis_value(*plotted.params, sweep.x);
+}
+
+SweepData sweep_data(const PageModel& page, const ExperimentView& experiment, const Sweep& sweep) {
+  SweepData data;
+  const auto points = kept_points(*sweep.metric, sweep_keep(sweep));
+  data.plan = plan_series(page, points, sweep.colour, sweep.colour_title);
+  data.plotted = plot_points(points, data.plan);
+  data.series = series_order(data.plotted);
+  for (const Plotted& p : data.plotted) {
+    const json x = x_of(sweep, p);
+    data.numeric_x = data.numeric_x && x.is_number();
+    if (std::find(data.x_order.begin(), data.x_order.end(), x) == data.x_order.end())
+      data.x_order.push_back(x);
+  }
+  std::vector<Plotted> models;
+  if (sweep.model_metric)
+    models = plot_points(kept_points(*sweep.model_metric, sweep.keep), data.plan);
+  std::set<std::string> devices;
+  for (const Plotted& p : data.plotted)
+    devices.insert(p.device_model);
+
+  add_measured(data, experiment, sweep, models);
+  add_limits(data, experiment, sweep, devices.size() > 1);
+  add_ideal(data, sweep);
+  add_published(data, sweep);
+  label_published_rules(data);
+  add_rules(data, sweep);
+  spread_over_facets(data);
+  for (const auto& row : data.rows) {
+    data.kinds.insert(row["kind"].get<std::string>());
+    if (row.contains("y") && row["y"].is_number() && !(row["y"].get<double>() > 0))
+      data.positive_y = false;
+    if (row["kind"] == kind::measured && !(row["low"].get<double>() > 0))
+      data.positive_y = false;
+  }
+  place_labels(data, sweep.log_y);
+  // Empty keys say nothing, and a page of many charts carries every byte of them.
+  for (auto& row : data.rows)
+    for (const char* key : {"series", "facet"})
+      if (row.contains(key) && row[key] == "")
+        row.erase(key);
+  return data;
+}
+
+} // namespace apod::report::charts

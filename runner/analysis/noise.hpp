@@ -1,0 +1,101 @@
+// How much each point moves from run to run on one machine, estimated from the history in a
+// database: the unit is the run (a run's median per point), not the sample, because most of a
+// point's variance lies between runs. The model, with the numbers that set it, is in docs/ci.md
+// ("The noise model"):
+//
+// - per point and machine (GPU UUID and host), the spread of ln(run median) from the successive
+//   differences of its runs in time order (von Neumann's mean square successive difference, which
+//   a level change in the history inflates only by one difference, and slow drifts barely);
+//   differences are taken within a segment only (the history, a --repeat batch of candidates),
+//   never across the runs being judged;
+// - moderated across the points of one experiment's metric on that machine (empirical Bayes,
+//   Smyth 2004): a prior proportional to each point's within-run spread of its median (the
+//   "trend" of limma), whose weight d0 is estimated from how much the points disagree, so six
+//   runs give a usable estimate without pretending the points are alike;
+// - without any history, the class default (metric_class.hpp), and always a t reference with at
+//   most the class's tail df: host phases have heavier tails than Gaussian noise.
+#pragma once
+
+#include "analysis/metric_class.hpp"
+#include "core/run_record.hpp"
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace apod {
+
+/// A run's machine: its GPU's UUID and its host, "GPU-f8207b6e-...@vm".
+std::string machine_of(const RunRecord& run);
+
+/// The median of a point's used samples (0 when it has none).
+double run_median(const Measurement& m);
+
+enum class NoiseSource {
+  history,       ///< this point's own runs on this machine, moderated by its neighbours
+  neighbours,    ///< no runs of its own here: the prior from the other points of its metric
+  class_default, ///< no history at all: the class default (conservative)
+};
+const char* noise_source_name(NoiseSource s);
+
+struct NoiseEstimate {
+  double sigma = 0; ///< run-to-run standard deviation of ln(run median)
+  double df = 0;    ///< degrees of freedom of the t reference (capped at the class's tail df)
+  int runs = 0;     ///< runs of this point on this machine behind the estimate
+  NoiseSource source = NoiseSource::class_default;
+};
+
+class NoiseModel {
+public:
+  /// No history: every estimate is its class default.
+  NoiseModel() = default;
+  /// Each segment is a set of runs (any machines, any order) whose successive differences per
+  /// machine and point count as run-to-run noise; no difference is taken across segments.
+  explicit NoiseModel(const std::vector<std::vector<const RunRecord*>>& segments);
+  /// A database's runs: every run not `excluded` nor in `batch` is history (the newest
+  /// `max_history_runs` per machine); the runs of `batch` (a --repeat batch judged as one) are a
+  /// segment of their own, whose spread is noise whatever level they share.
+  static NoiseModel from_runs(const std::vector<const RunRecord*>& runs,
+                              const std::set<std::string>& excluded,
+                              const std::set<std::string>& batch = {}, int max_history_runs = 30);
+  static NoiseModel from_runs(const std::vector<RunRecord>& runs,
+                              const std::set<std::string>& excluded,
+                              const std::set<std::string>& batch = {}, int max_history_runs = 30);
+  /// The model for judging `candidate` when the runs `judged` are judged in one compare (a
+  /// night): the history is every run not judged, so that runs sharing a regression do not hide
+  /// it from each other; on a machine where that leaves fewer than two runs (a database that is
+  /// one batch), every run but the candidate.
+  static NoiseModel for_candidate(const std::vector<RunRecord>& runs, const std::string& candidate,
+                                  const std::set<std::string>& judged);
+
+  /// The noise of point `m` (its comparability key) on `machine`.
+  NoiseEstimate estimate(const std::string& machine, const Measurement& m) const;
+  /// False: the t reference keeps the df as estimated, uncapped by the class's tail df (only to
+  /// measure the tails, tests/history/calibrate_compare).
+  bool cap_tails = true;
+  /// Runs of `machine` behind the estimates (the most runs any point has there).
+  int runs_on(const std::string& machine) const;
+
+private:
+  struct Point {
+    double sum_sq_diff = 0, df = 0, within_sum = 0;
+    int diffs = 0, runs = 0, within_n = 0;
+    double within() const; ///< mean within-run variance of ln(median)
+  };
+  struct Prior {
+    double scale = 0; ///< prior variance = scale x within-run variance of the point
+    double d0 = 0;    ///< its weight in degrees of freedom (0: no prior)
+  };
+  void add_segment(const std::vector<const RunRecord*>& runs);
+  void fit_priors();
+  static std::string group_of(const std::string& machine, const Measurement& m);
+
+  std::map<std::pair<std::string, std::string>, Point> points_;      ///< (machine, key)
+  std::map<std::pair<std::string, std::string>, std::string> group_; ///< (machine, key) -> group
+  std::map<std::string, Prior> priors_;                              ///< group -> prior
+  std::map<std::string, int> runs_on_;
+};
+
+} // namespace apod

@@ -1,0 +1,312 @@
+// The three ways a verdict is written: text for a terminal, markdown for a CI job summary, json
+// for machines. Each opens and closes with the count line, lists regressions first, and spells a
+// change as a factor with a word ("1.34x slower") whose sign means the same for every metric.
+#include "analysis/compare.hpp"
+
+#include "core/errors.hpp"
+#include "core/text.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace apod {
+
+namespace {
+
+std::string params_text(const json& params) {
+  std::string out;
+  for (const auto& [k, v] : params.items())
+    out += fmt::format("{}{}={}", out.empty() ? "" : " ", k,
+                       v.is_string() ? v.get<std::string>() : v.dump());
+  return out.empty() ? "-" : out;
+}
+
+std::string value_text(double v, const std::string& unit) {
+  return fmt::format("{:.4g}{}{}", v, unit == "1" || unit.empty() ? "" : " ",
+                     unit == "1" ? "" : unit);
+}
+
+/// A terminal shows this many left-out points; the other formats show them all.
+constexpr size_t max_left_out_lines = 20;
+
+std::string short_id(const std::string& id) {
+  return id.substr(0, 8);
+}
+
+/// "2026-11-22 07:34" from an ISO 8601 time.
+std::string when(const std::string& iso) {
+  return iso.size() >= 16 ? iso.substr(0, 10) + " " + iso.substr(11, 5) : iso;
+}
+
+std::string count_line(const Verdict& v) {
+  if (!v.nothing_compared.empty())
+    return fmt::format("NOTHING COMPARED: 0 points of {} in common; {} left out",
+                       short_id(v.candidate.id), v.left_out.size());
+  const int derived_slower = v.count(Change::slower) - v.regressions();
+  return fmt::format(
+      "{}: {} regression{}, {} faster, {}{} same of {} points; {} left out",
+      v.regressions() ? "REGRESSION" : "no regression", v.regressions(),
+      v.regressions() == 1 ? "" : "s", v.count(Change::faster),
+      derived_slower ? fmt::format("{} slower (derived, not gated), ", derived_slower) : "",
+      v.count(Change::same), v.points.size(), v.left_out.size());
+}
+
+std::string batch_line(const std::vector<Verdict>& verdicts) {
+  if (verdicts.size() == 1)
+    return fmt::format("apod compare: {}", count_line(verdicts.front()));
+  int regressed = 0, nothing = 0, points = 0;
+  for (const Verdict& v : verdicts) {
+    regressed += v.regressions() > 0;
+    nothing += !v.nothing_compared.empty();
+    points += v.regressions();
+  }
+  return fmt::format("apod compare: {}: {} runs against {}: {} with regressions ({} points), {} "
+                     "with nothing compared, {} clean",
+                     nothing     ? "NOTHING COMPARED"
+                     : regressed ? "REGRESSION"
+                                 : "no regression",
+                     verdicts.size(), short_id(verdicts.front().baseline.id), regressed, points,
+                     nothing, static_cast<int>(verdicts.size()) - regressed - nothing);
+}
+
+std::string run_line(const RunFacts& r, bool show_gpu) {
+  // Stored text reaches a terminal only through terminal_text (core/text.hpp).
+  return fmt::format(
+      "{}  {}  {} {}{}  \"{}\"", terminal_text(short_id(r.id)), terminal_text(when(r.started_at)),
+      terminal_text(r.device),
+      show_gpu ? terminal_text(fmt::format("{}@{}", r.uuid.substr(0, 12), r.host)) : "(same GPU)",
+      r.driver_branch.empty() || !show_gpu
+          ? ""
+          : fmt::format("  driver {}", terminal_text(r.driver_branch)),
+      terminal_text(r.label));
+}
+
+std::string noise_line(const Verdict& v) {
+  const int own = v.points_with_noise(NoiseSource::history);
+  const int near = v.points_with_noise(NoiseSource::neighbours);
+  const int none = v.points_with_noise(NoiseSource::class_default);
+  int runs = 0;
+  for (const auto& p : v.points)
+    runs = std::max(runs, p.history_runs);
+  std::string out = own + near == 0
+                        ? "no history of this GPU in the database: conservative class defaults "
+                          "(docs/ci.md) for every point"
+                        : fmt::format("run-to-run, from up to {} other runs of this GPU for {} "
+                                      "points, their neighbours' for {}, class defaults for {}",
+                                      runs, own, near, none);
+  if (!v.same_machine)
+    out += "; another GPU of the model: device-to-device spread added";
+  return out;
+}
+
+std::string test_line(const Verdict& v) {
+  return fmt::format("Holm over {} gated points at a family-wise error rate of {:g}%; a change "
+                     "must also exceed {:g}%",
+                     v.gated_points, 100 * v.fwer, 100 * v.threshold);
+}
+
+std::string group_title(const PointVerdict& p) {
+  if (p.regression)
+    return "regressions";
+  if (p.change == Change::faster)
+    return "faster";
+  if (p.change == Change::slower)
+    return "slower, derived figures (not gated)";
+  return "same";
+}
+
+template <class Row> void for_each_group(const Verdict& v, const FormatOptions& o, Row&& row) {
+  std::string title;
+  for (const PointVerdict& p : v.points) {
+    if (o.only_changed && p.change == Change::same)
+      continue;
+    const bool first = group_title(p) != title;
+    title = group_title(p);
+    row(p, first ? title : std::string());
+  }
+}
+
+/// Text as literal markdown (core/text.hpp): no stored string can open a heading, link, table
+/// cell or HTML comment in a job summary.
+std::string md(const std::string& s) {
+  return markdown_text(s);
+}
+
+} // namespace
+
+std::string change_text(const PointVerdict& p) {
+  const double f = p.factor();
+  if (f < 1.0005)
+    return "same";
+  const std::string digits = f < 1.1 ? fmt::format("{:.3f}", f) : fmt::format("{:.2f}", f);
+  return fmt::format("{}x {}", digits, p.slowdown > 0 ? "slower" : "faster");
+}
+
+std::string format_text(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
+  std::string out = batch_line(verdicts) + "\n";
+  for (const Verdict& v : verdicts) {
+    if (verdicts.size() > 1)
+      out += fmt::format("\n{}", count_line(v));
+    out += fmt::format("\nbaseline   {}\ncandidate  {}\n", run_line(v.baseline, true),
+                       run_line(v.candidate, !v.same_machine));
+    if (!v.nothing_compared.empty())
+      out += fmt::format("nothing compared: {}\n", terminal_text(v.nothing_compared));
+    if (v.points.empty() && v.left_out.empty())
+      continue;
+    if (!v.points.empty())
+      out += fmt::format("noise      {}\ntest       {}\n", noise_line(v), test_line(v));
+    for_each_group(v, o, [&](const PointVerdict& p, const std::string& title) {
+      if (!title.empty())
+        out += fmt::format("{}:\n", title);
+      out +=
+          fmt::format("  {:<16} {:<22} {:<36} {:>12} -> {:<12} {:<14} noise ±{:.2g}%  p {:.2g}\n",
+                      terminal_text(p.experiment), terminal_text(p.metric),
+                      terminal_text(params_text(p.params)),
+                      terminal_text(value_text(p.baseline, p.unit)),
+                      terminal_text(value_text(p.candidate, p.unit)), change_text(p), 100 * p.noise, p.p_adjusted);
+    });
+    if (o.only_changed && v.count(Change::same))
+      out += fmt::format("same: {} points (hidden by --only-changed)\n", v.count(Change::same));
+    if (!v.left_out.empty())
+      out += "left out:\n";
+    for (size_t i = 0; i < std::min(v.left_out.size(), max_left_out_lines); ++i) {
+      const LeftOut& l = v.left_out[i];
+      out += fmt::format("  {:<16} {:<22} {:<36} {}{}\n", terminal_text(l.experiment),
+                         terminal_text(l.metric), terminal_text(params_text(l.params)),
+                         reason_name(l.reason),
+                         l.detail.empty() ? "" : fmt::format(": {}", terminal_text(l.detail)));
+    }
+    if (v.left_out.size() > max_left_out_lines)
+      out += fmt::format("  ... and {} more (--format json or markdown lists every one)\n",
+                         v.left_out.size() - max_left_out_lines);
+  }
+  return out + fmt::format("\n{}\n", batch_line(verdicts));
+}
+
+std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
+  std::string out = fmt::format("### {}\n", md(batch_line(verdicts)));
+  for (const Verdict& v : verdicts) {
+    out += fmt::format("\n#### {} against {}\n\n**{}**\n\n", short_id(v.candidate.id),
+                       short_id(v.baseline.id), md(count_line(v)));
+    out += "| | run | started | GPU | label |\n|---|---|---|---|---|\n";
+    for (const auto* r : {&v.baseline, &v.candidate})
+      out += fmt::format("| {} | {} | {} | {} {}@{} | {} |\n",
+                         r == &v.baseline ? "baseline" : "candidate", markdown_code(r->id),
+                         md(when(r->started_at)), md(r->device),
+                         markdown_code(r->uuid.substr(0, 12)), md(r->host), md(r->label));
+    if (!v.nothing_compared.empty())
+      out += fmt::format("\nNothing compared: {}.\n", md(v.nothing_compared));
+    if (!v.points.empty())
+      out += fmt::format("\nNoise: {}. Test: {}.\n", md(noise_line(v)), md(test_line(v)));
+    bool open_table = false, in_same = false;
+    for_each_group(v, o, [&](const PointVerdict& p, const std::string& title) {
+      if (!title.empty()) {
+        if (title == "same") {
+          out += fmt::format("\n<details><summary>{} points the same</summary>\n",
+                             v.count(Change::same));
+          in_same = true;
+          open_table = false;
+        }
+        if (!open_table)
+          out += "\n| verdict | experiment | metric | params | baseline | candidate | change | "
+                 "noise |\n"
+                 "|---|---|---|---|---:|---:|---|---:|\n";
+        open_table = true;
+      }
+      out +=
+          fmt::format("| {} | {} | {} | {} | {} | {} | {} | ±{:.2g}% |\n",
+                      p.regression ? "**regression**" : change_name(p.change), md(p.experiment),
+                      md(p.metric), markdown_code(params_text(p.params)),
+                      md(value_text(p.baseline, p.unit)),
+                      md(value_text(p.candidate, p.unit)), change_text(p), 100 * p.noise);
+    });
+    if (in_same)
+      out += "\n</details>\n";
+    if (!v.left_out.empty()) {
+      out += fmt::format(
+          "\n<details><summary>{} left out</summary>\n\n| experiment | metric | params | "
+          "why |\n|---|---|---|---|\n",
+          v.left_out.size());
+      for (const LeftOut& l : v.left_out)
+        out += fmt::format("| {} | {} | {} | {}{} |\n", md(l.experiment), md(l.metric),
+                           markdown_code(params_text(l.params)), reason_name(l.reason),
+                           l.detail.empty() ? "" : fmt::format(": {}", md(l.detail)));
+      out += "\n</details>\n";
+    }
+  }
+  return out + fmt::format("\n**{}**\n", md(batch_line(verdicts)));
+}
+
+json to_json(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
+  json all = {{"format", "apod-compare"},
+              {"version", 1},
+              {"exit_code", exit_code(verdicts)},
+              {"verdicts", json::array()}};
+  const auto facts = [](const RunFacts& r) {
+    return json{{"id", r.id},
+                {"label", r.label},
+                {"started_at", r.started_at},
+                {"device", r.device},
+                {"uuid", r.uuid},
+                {"host", r.host},
+                {"driver_branch", r.driver_branch},
+                {"runs", r.runs}};
+  };
+  for (const Verdict& v : verdicts) {
+    json j = {
+        {"baseline", facts(v.baseline)},
+        {"candidate", facts(v.candidate)},
+        {"same_machine", v.same_machine},
+        {"exit_code", v.exit_code()},
+        {"regression", v.regressions() > 0},
+        {"regressions", v.regressions()},
+        {"faster", v.count(Change::faster)},
+        {"same", v.count(Change::same)},
+        {"threshold", v.threshold},
+        {"fwer", v.fwer},
+        {"multiple_comparisons", "holm"},
+        {"gated_points", v.gated_points},
+        {"summary", count_line(v)},
+        {"nothing_compared", v.nothing_compared.empty() ? json(nullptr) : json(v.nothing_compared)},
+        {"points", json::array()},
+        {"left_out", json::array()}};
+    for (const PointVerdict& p : v.points) {
+      if (o.only_changed && p.change == Change::same)
+        continue;
+      j["points"].push_back({{"comparability_key", p.key},
+                             {"experiment", p.experiment},
+                             {"metric", p.metric},
+                             {"params", p.params},
+                             {"unit", p.unit},
+                             {"direction", to_string(p.direction)},
+                             {"class", class_name(p.metric_class)},
+                             {"gated", p.gated},
+                             {"baseline", p.baseline},
+                             {"candidate", p.candidate},
+                             {"ratio", p.candidate / p.baseline},
+                             {"slowdown_factor", std::exp(p.slowdown)},
+                             {"change", change_text(p)},
+                             {"verdict", change_name(p.change)},
+                             {"regression", p.regression},
+                             {"noise_rel", p.noise},
+                             {"df", std::isinf(p.df) ? json(nullptr) : json(p.df)},
+                             {"p", p.p},
+                             {"p_holm", p.p_adjusted},
+                             {"detectable_rel", p.detectable},
+                             {"noise_source", noise_source_name(p.noise_source)},
+                             {"history_runs", p.history_runs}});
+    }
+    for (const LeftOut& l : v.left_out)
+      j["left_out"].push_back({{"experiment", l.experiment},
+                               {"metric", l.metric},
+                               {"params", l.params},
+                               {"reason", reason_name(l.reason)},
+                               {"detail", l.detail}});
+    all["verdicts"].push_back(std::move(j));
+  }
+  return all;
+}
+
+} // namespace apod

@@ -1,0 +1,1 @@
+UPDATE measurement SET params = '{"a":1,"a":2}';

@@ -1,0 +1,1 @@
+UPDATE experiment_run SET version = 9223372036854775807;

@@ -1,0 +1,1 @@
+UPDATE sample SET value = 1e308 * 10;

@@ -1,0 +1,1 @@
+UPDATE run SET label = char(27) || '[2J' WHERE id = 'aa01';

@@ -1,0 +1,1 @@
+UPDATE sample SET excluded = 300; UPDATE measurement SET direction = 'sideways';

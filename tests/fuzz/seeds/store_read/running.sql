@@ -1,0 +1,1 @@
+UPDATE run SET status = 'running', environment = '{"writer":{"host":"h","pid":1}}';

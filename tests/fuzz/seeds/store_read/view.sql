@@ -1,0 +1,1 @@
+DROP TABLE telemetry; CREATE VIEW telemetry AS SELECT 'aa01' AS run_id, 0 AS seq, '{}' AS reading;

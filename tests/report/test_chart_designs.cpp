@@ -1,0 +1,290 @@
+// Each experiment's designed charts, on the synthetic matrix (fixtures/make_matrix_fixture.py):
+// the model beside the measurement, limits and bounds in words, the published figures where
+// their parameters put them, and percentages against the right limit.
+#include "fixtures.hpp"
+#include "context.hpp"
+
+#include "charts/littles_bound.hpp"
+#include "core/theory.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace apod::report::test {
+namespace {
+
+class Designs : public ::testing::Test {
+protected:
+  static json one_run_of_matrix() {
+    json document = matrix();
+    document["runs"].erase(document["runs"].begin() + 1, document["runs"].end());
+    return document;
+  }
+  json references = matrix_references();
+  std::vector<const json*> figures = published_figures(references);
+  PageModel page = build_page_model(one_run_of_matrix(), matrix_catalog());
+
+  std::vector<ChartBlock> charts_of(const std::string& name) const {
+    return experiment_charts(page, experiment_in(page, name), figures);
+  }
+  const PointView& first_point(const std::string& experiment, const std::string& metric) const {
+    return metric_in(experiment_in(page, experiment), metric).points.front();
+  }
+};
+
+json encoding_of(const json& spec, const std::string& mark, const char* channel) {
+  for (const auto& layer : layers_with_mark(spec, mark))
+    if (layer["encoding"].contains(channel))
+      return layer["encoding"][channel];
+  return json();
+}
+
+std::set<double> ys(const std::vector<json>& rows) {
+  std::set<double> values;
+  for (const auto& row : rows)
+    values.insert(row["y"].get<double>());
+  return values;
+}
+
+TEST_F(Designs, PercentOfAchievablePeakUsesThePeakOfTheSameAccessType) {
+  const RunView& run = page.runs.front();
+  ASSERT_EQ(run.access_peak_gbs.size(), 4u);
+  const PointView& offset = first_point("offset_copy", "effective_bandwidth");
+  EXPECT_EQ(offset.peak_access_type, "copy"); // its extra.access_type
+  EXPECT_NEAR(*offset.pct_of_peak, 100 * offset.median / run.access_peak_gbs.at("copy"), 1e-9);
+  EXPECT_NE(*run.peak_gbs, run.access_peak_gbs.at("copy")); // read is the best type here
+  const auto rows = rows_of(charts_of("offset_copy").at(0).spec, "measured");
+  EXPECT_NE(rows[0]["pct_peak_text"].get<std::string>().find("of the achievable copy peak"),
+            std::string::npos);
+  // latency_hiding's points name no access type: they are read against the run's best.
+  const PointView& hiding = first_point("latency_hiding", "effective_bandwidth");
+  EXPECT_EQ(hiding.peak_access_type, "");
+  EXPECT_NEAR(*hiding.pct_of_peak, 100 * hiding.median / *run.peak_gbs, 1e-9);
+}
+
+TEST_F(Designs, FiguresNotInGbsAreReadAgainstTheirOwnLimit) {
+  const PointView& rate = first_point("roofline", "flop_rate");
+  ASSERT_TRUE(rate.unit_limit);
+  EXPECT_NEAR(*rate.pct_of_limit,
+              100 * rate.median / rate.measurement->extra["limit"].get<double>(), 1e-9);
+  const auto rows = rows_of(charts_of("bank_conflicts").at(0).spec, "measured");
+  EXPECT_NE(rows[0]["pct_text"].get<std::string>().find("of 32 banks x 4 bytes per clock per SM"),
+            std::string::npos);
+}
+
+TEST_F(Designs, PeakCopyDrawsEachAccessTypesPeakAndEveryLaunchShapeAsAHeatmap) {
+  const auto blocks = charts_of("peak_copy");
+  ASSERT_EQ(blocks.size(), 2u);
+  const json& peaks = blocks[0].spec;
+  EXPECT_EQ(rows_of(peaks, "measured").size(), 4u); // read, write, copy, triad
+  const auto notes = rows_of(peaks, "note");
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_EQ(notes[0]["x"], "copy"); // cudaMemcpyAsync, a copy
+  EXPECT_EQ(notes[0]["label"], "memcpy");
+  EXPECT_EQ(notes[1]["x"], "read"); // the fixture's best type
+  EXPECT_EQ(notes[1]["label"], "peak");
+  EXPECT_EQ(rows_of(peaks, "limit_rule").size(), 1u);
+
+  const json& heatmap = blocks[1].spec;
+  EXPECT_EQ(heatmap["facet"]["column"]["field"], "access");
+  EXPECT_FALSE(heatmap["facet"].contains("row")); // one device model
+  EXPECT_EQ(heatmap["facet"]["column"]["sort"], json({"copy", "triad", "write", "read"}));
+  const auto cells = rows_of(heatmap);
+  EXPECT_EQ(cells.size(), 16u); // 4 types x 4 launch shapes; memcpy is not a launch shape
+  for (const auto& cell : cells) {
+    EXPECT_TRUE(cell["pct"].is_number());
+    EXPECT_LE(cell["pct"].get<double>(), 100.0 + 1e-9);
+  }
+  EXPECT_EQ(encoding_of(heatmap["spec"], "rect", "color")["field"], "pct");
+  EXPECT_EQ(encoding_of(heatmap["spec"], "rect", "y")["sort"],
+            json({"16-byte vectors, one block a tile", "16-byte vectors, one resident wave"}));
+}
+
+TEST_F(Designs, PeakCopyOfTwoModelsHasAHeatmapRowPerModel) {
+  const PageModel two = build_page_model(matrix(), matrix_catalog());
+  const json heatmap = experiment_charts(two, experiment_in(two, "peak_copy")).at(1).spec;
+  EXPECT_EQ(heatmap["facet"]["row"]["field"], "facet");
+  EXPECT_EQ(rows_of(heatmap).size(), 32u);
+}
+
+TEST_F(Designs, LittlesLawBoundOfTheGuidesLaunchFromTheSameRunsLatencyAndPeak) {
+  const PointView& guide = first_point("offset_copy", "effective_bandwidth");
+  const double latency = *charts::dram_latency_ns(page, *guide.run);
+  const auto bound = charts::littles_law_bound(page, guide);
+  ASSERT_TRUE(bound);
+  EXPECT_DOUBLE_EQ(bound->in_flight_bytes_per_sm, 2048 * 4.0); // 8 blocks x 256 x one word
+  EXPECT_DOUBLE_EQ(bound->gbs,
+                   littles_law_bandwidth_gbs(132, 8192, latency, *guide.run->peak_gbs, 2.0));
+  EXPECT_FALSE(bound->capped);
+
+  const auto blocks = charts_of("offset_copy");
+  const auto bounds = rows_of(blocks[0].spec, "rule_series");
+  const auto plain = rows_of(blocks[0].spec, "rule");
+  const auto all = bounds.empty() ? plain : bounds;
+  ASSERT_EQ(all.size(), 1u); // the guide's 4-byte launch; the others reach the peak
+  EXPECT_NEAR(all[0]["y"].get<double>(), bound->gbs, 1e-6);
+  EXPECT_EQ(all[0]["series"], "guide, 4-byte words");
+  EXPECT_NE(blocks[0].caption.find("guide, 4-byte words, 8 KiB in flight per SM, at most"),
+            std::string::npos);
+  EXPECT_NE(blocks[0].caption.find("Little's-law table"), std::string::npos);
+}
+
+TEST_F(Designs, NoBoundWithoutTheSameRunsLatency) {
+  json document = one_run_of_matrix();
+  auto& measurements = document["runs"][0]["measurements"];
+  for (auto it = measurements.begin(); it != measurements.end();)
+    it = (*it)["experiment"] == "memory_latency" ? measurements.erase(it) : it + 1;
+  const PageModel without = build_page_model(document, matrix_catalog());
+  const auto blocks = experiment_charts(without, experiment_in(without, "stride_copy"));
+  EXPECT_TRUE(rows_of(blocks[0].spec, "rule").empty());
+  EXPECT_NE(blocks[0].caption.find("No Little's-law bound is drawn"), std::string::npos);
+}
+
+TEST_F(Designs, OffsetCopyDrawsThePublishedFiguresAtTheirOffsets) {
+  const auto published = rows_of(charts_of("offset_copy")[0].spec, "published");
+  ASSERT_EQ(published.size(), 10u); // V100: 2, FX5800: 8 (data/reference)
+  std::set<std::string> devices;
+  for (const auto& row : published) {
+    EXPECT_TRUE(row["x"].is_number());
+    devices.insert(row["published"].get<std::string>());
+  }
+  EXPECT_EQ(devices, (std::set<std::string>{"Tesla V100", "Quadro FX5800"}));
+}
+
+TEST_F(Designs, StrideCopyDrawsTheSectorModelOfEachPoint) {
+  const json spec = charts_of("stride_copy")[0].spec;
+  const auto measured = rows_of(spec, "measured"), model = rows_of(spec, "model");
+  ASSERT_EQ(model.size(), measured.size());
+  const auto& sector = metric_in(experiment_in(page, "stride_copy"), "sector_model_bandwidth");
+  EXPECT_NEAR(model[1]["y"].get<double>(), sector.points[1].median, 1e-9);
+  EXPECT_EQ(layers_with_mark(spec, "line").size(), 2u); // measured and model; no limit line
+}
+
+TEST_F(Designs, MemoryLatencyIsLogLogWithItsLevelsNamedAndThePublishedCycles) {
+  const auto blocks = charts_of("memory_latency");
+  ASSERT_EQ(blocks.size(), 2u); // ns and cycles
+  for (const auto& block : blocks) {
+    EXPECT_EQ(encoding_of(block.spec, "point", "x")["scale"]["base"], 2);
+    EXPECT_EQ(encoding_of(block.spec, "point", "y")["scale"]["type"], "log");
+    std::set<std::string> labels;
+    for (const auto& note : rows_of(block.spec, "note"))
+      labels.insert(note["label"].get<std::string>());
+    EXPECT_EQ(labels, (std::set<std::string>{"L1", "L2", "DRAM"}));
+  }
+  EXPECT_TRUE(rows_of(blocks[0].spec, "published_rule").empty());
+  EXPECT_EQ(ys(rows_of(blocks[1].spec, "published_rule")), (std::set<double>{400, 800}));
+}
+
+TEST_F(Designs, LittlesLawDrawsItsModelAndThe90PercentPoints) {
+  const json spec = charts_of("littles_law")[0].spec;
+  const auto model = rows_of(spec, "model");
+  EXPECT_EQ(model.size(), rows_of(spec, "measured").size());
+  const auto verticals = rows_of(spec, "vertical");
+  ASSERT_EQ(verticals.size(), 2u); // measured and by the model
+  const auto& crossing = metric_in(experiment_in(page, "littles_law"), "in_flight_per_sm");
+  EXPECT_NEAR(verticals[0]["x"].get<double>(), crossing.points[0].median * 1e3, 1e-6);
+}
+
+TEST_F(Designs, LatencyHidingMarksStichsAdviceAtItsThreadCount) {
+  const json spec = charts_of("latency_hiding")[0].spec;
+  const auto verticals = rows_of(spec, "vertical");
+  ASSERT_EQ(verticals.size(), 1u);
+  EXPECT_EQ(verticals[0]["x"], 512.0);
+  EXPECT_EQ(verticals[0]["label"], "GT200 (published): 512 threads");
+  EXPECT_FALSE(rows_of(spec, "model").empty());
+}
+
+TEST_F(Designs, RooflineDrawsBothRooflinesTheBalanceAndThePublishedPeaks) {
+  const json spec = charts_of("roofline")[0].spec;
+  const auto limit_line = rows_of(spec, "limit_line");
+  EXPECT_EQ(limit_line.size(), rows_of(spec, "measured").size()); // the theoretical roofline
+  EXPECT_FALSE(rows_of(spec, "model").empty());                   // the achievable one
+  EXPECT_EQ(rows_of(spec, "vertical_series").size() + rows_of(spec, "vertical").size(), 2u);
+  EXPECT_EQ(ys(rows_of(spec, "rule")), (std::set<double>{805.0, 2288.64}));
+  EXPECT_EQ(encoding_of(spec, "point", "y")["scale"]["type"], "log");
+}
+
+TEST_F(Designs, BankConflictsTicksTheModelAndPlacesTheFx5800) {
+  const json spec = charts_of("bank_conflicts")[0].spec;
+  EXPECT_FALSE(layers_with_mark(spec, "tick").empty());
+  const auto limits = rows_of(spec, "limit_rule");
+  ASSERT_EQ(limits.size(), 1u);
+  EXPECT_EQ(limits[0]["label"], "32 banks x 4 bytes per clock per SM: 128.0 B/clk/SM");
+  const auto published = rows_of(spec, "published");
+  ASSERT_EQ(published.size(), 1u);
+  EXPECT_EQ(published[0]["x"], "stride 1 (no conflict)");
+}
+
+TEST_F(Designs, L2PersistenceSpeedUpAgainstTheRegionOverTheSetAside) {
+  const auto blocks = charts_of("l2_persistence");
+  ASSERT_EQ(blocks.size(), 2u);
+  EXPECT_EQ(encoding_of(blocks[0].spec, "point", "x")["title"],
+            "persistent region / persisting set-aside");
+  EXPECT_EQ(ys(rows_of(blocks[0].spec, "published_rule")), (std::set<double>{0.9, 1.5}));
+  EXPECT_FALSE(rows_of(blocks[1].spec, "vertical").empty()); // the set-aside
+}
+
+TEST_F(Designs, ScalingDrawsIdealScalingEachModelTheKneeAndTheFittedFractions) {
+  const auto block = charts_of("scaling").at(0);
+  for (const auto& row : rows_of(block.spec, "limit_line"))
+    EXPECT_DOUBLE_EQ(row["y"].get<double>(), row["x"].get<double>() / 8); // S = N
+  EXPECT_FALSE(rows_of(block.spec, "model").empty());
+  EXPECT_EQ(rows_of(block.spec, "vertical").size(), 1u);
+  EXPECT_NE(block.caption.find("Amdahl P = 0.93"), std::string::npos);
+  EXPECT_NE(block.caption.find("Gustafson P = 0.94"), std::string::npos);
+}
+
+TEST_F(Designs, HostTransferMarksBatchedPointsAndNamesBothPcieLimits) {
+  const json spec = charts_of("host_transfer")[0].spec;
+  std::set<std::string> shapes;
+  for (const auto& row : rows_of(spec, "measured"))
+    shapes.insert(row["shape"].get<std::string>());
+  EXPECT_EQ(shapes.size(), 2u);
+  std::set<std::string> labels;
+  for (const auto& row : rows_of(spec, "limit_rule"))
+    labels.insert(row["label"].get<std::string>());
+  EXPECT_EQ(labels, (std::set<std::string>{"PCIe line rate per direction: 63.00 GB/s",
+                                           "PCIe line rate, both directions: 126.0 GB/s"}));
+  EXPECT_EQ(ys(rows_of(spec, "published_rule")), (std::set<double>{12.0}));
+}
+
+TEST_F(Designs, StagedCopyDrawsItsModelBesideItAndTheSequentialBaseline) {
+  const auto block = charts_of("staged_copy").at(0);
+  const auto measured = rows_of(block.spec, "measured");
+  EXPECT_EQ(measured.size(), 6u); // staged, nStreams 1..32
+  EXPECT_EQ(rows_of(block.spec, "model").size(), 6u);
+  const auto baseline = rows_of(block.spec, "rule");
+  ASSERT_EQ(baseline.size(), 1u);
+  EXPECT_NE(baseline[0]["label"].get<std::string>().find("sequential"), std::string::npos);
+  EXPECT_NE(block.caption.find("tT (copy alone)"), std::string::npos);
+}
+
+TEST_F(Designs, OverlapMatrixPanelsInMeasuredOrderWithTheGistsOwnRows) {
+  const json spec = charts_of("overlap_matrix").at(0).spec;
+  ASSERT_TRUE(spec.contains("hconcat"));
+  std::vector<std::string> titles;
+  for (const auto& panel : spec["hconcat"])
+    titles.push_back(panel["title"]);
+  EXPECT_EQ(titles, (std::vector<std::string>{"gist, 16 Ki floats", "corrected, 16 Ki floats",
+                                              "corrected, 4 Mi floats"}));
+  EXPECT_EQ(encoding_of(spec["hconcat"][0], "bar", "y")["title"], "overall time, median (ms)");
+  const auto published = rows_of(spec["hconcat"][0], "published");
+  EXPECT_EQ(published.size(), 36u); // NVS 5200M and K20c, 18 rows each
+  EXPECT_TRUE(rows_of(spec["hconcat"][1], "published").empty());
+}
+
+TEST_F(Designs, AnOlderVersionWithoutTheDesignsParametersGetsTheGenericChart) {
+  json document = one_run_of_matrix();
+  for (auto& m : document["runs"][0]["measurements"])
+    if (m["experiment"] == "peak_copy")
+      m["params"] = {{"config", m["params"].value("config", "best")}};
+  const PageModel old = build_page_model(document, matrix_catalog());
+  const auto blocks = experiment_charts(old, experiment_in(old, "peak_copy"));
+  ASSERT_EQ(blocks.size(), 1u); // the catalog's chart.metric, one bar per configuration
+  const json bars = layers_with_mark(blocks[0].spec, "bar").at(0);
+  EXPECT_EQ(bars["encoding"]["y"]["type"], "ordinal"); // 17 > 16 categories: down the side
+}
+
+} // namespace
+} // namespace apod::report::test
