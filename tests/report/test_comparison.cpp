@@ -302,9 +302,9 @@ TEST(OwnLimit, APointsExtraLimitReplacesItsDevicesLimit) {
   std::set<std::string> labels;
   for (const auto& row : rows_of(spec, "limit_rule"))
     labels.insert(row["label"].get<std::string>());
-  // Two limits on one device: each rule is named in words.
+  // Two limits on one device: each rule is named in words (the point's own limit by its label).
   EXPECT_EQ(labels, (std::set<std::string>{"PCIe line rate per direction: 63.00 GB/s",
-                                           "the point's own limit: 126.0 GB/s"}));
+                                           "PCIe line rate, both directions: 126.0 GB/s"}));
 }
 
 TEST(OwnLimit, FiguresInOtherUnitsAreReadAgainstTheirExtraLimit) {
