@@ -5,6 +5,7 @@
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/text.hpp"
+#include "core/vocabulary.hpp"
 #include "store/store.hpp"
 
 #include <fmt/format.h>
@@ -17,7 +18,7 @@ namespace apod::cli {
 
 namespace {
 
-constexpr const char* baseline_setting = "baseline_run";
+constexpr const char* baseline_setting = settings::baseline_run;
 /// The word that names the pinned baseline where a run id is expected.
 constexpr const char* pinned_word = "pinned";
 

@@ -1,12 +1,15 @@
-// apod report: stored runs as one self-contained HTML page.
+// apod report: stored runs as one self-contained HTML page, or as markdown tables.
 #include "commands.hpp"
 #include "core/errors.hpp"
 #include "core/experiment.hpp"
 #include "core/limits.hpp"
 #include "core/output_file.hpp"
+#include "core/results_json.hpp"
 #include "core/text.hpp"
+#include "core/vocabulary.hpp"
 #include "report.hpp"
 #include "store/store.hpp"
+#include "version.hpp"
 
 #include <fmt/format.h>
 
@@ -17,43 +20,61 @@ namespace apod::cli {
 
 void add_report(CLI::App& app, Action& action) {
   struct Args {
-    std::string db = "apod.db", out = "apod-report.html", prices;
+    std::string db = "apod.db", out, prices, format = "html";
     std::vector<std::string> runs;
   };
   auto args = std::make_shared<Args>();
-  auto* report =
-      app.add_subcommand("report", "render the stored runs as one self-contained HTML page");
+  auto* report = app.add_subcommand(
+      "report", "render the stored runs as one self-contained HTML page (or markdown tables)");
   report->add_option("--db", args->db, "SQLite database to read")->capture_default_str();
-  report->add_option("--out", args->out, "HTML file to write")->capture_default_str();
+  report->add_option("--out", args->out,
+                     "file to write (default: apod-report.html; markdown: standard output; - for "
+                     "standard output)");
   report->add_option("--run", args->runs, "runs to include (id or unique prefix; default: all)");
   report->add_option("--prices", args->prices,
                      "JSON file of device model -> price in USD, e.g. {\"NVIDIA H200\": 32000}: "
                      "adds GB/s per $1000 "
                      "to the hardware comparison");
+  report
+      ->add_option("--format", args->format,
+                   "html: one self-contained page; markdown: nvbench-style tables for a terminal "
+                   "or a CI summary")
+      ->check(CLI::IsMember({"html", "markdown"}))
+      ->capture_default_str();
   report->callback([&action, args] {
     action = [args] {
       check_database_path(args->db);
       std::vector<OutputInput> inputs = {{args->db, "the database", true}};
       if (!args->prices.empty())
         inputs.push_back({args->prices, "the prices file", false});
-      OutputFile out(args->out, inputs); // checked before any work
+      const bool markdown = args->format == "markdown";
+      const std::string out_path = !args->out.empty() ? args->out
+                                   : markdown         ? "-"
+                                                      : "apod-report.html";
+      OutputFile out(out_path, inputs); // checked before any work
       // The prices first: a bad file is the user's to fix (exit 2) before any database is opened.
       report::RenderOptions options;
       if (!args->prices.empty())
         options.prices = report::load_prices(args->prices);
       Store store(args->db, Store::Mode::read_only);
-      const json results = store.export_results(args->runs);
-      const std::string html =
-          report::render_html(results, experiment_catalog(), report::reference_figures(), options);
-      if (html.size() > limits::max_report_bytes)
+      options.baseline_run = store.setting(settings::baseline_run).value_or("");
+      // Runs as the store reads them: no apod-results document in between (1000 runs,
+      // docs/performance.md).
+      const std::vector<RunRecord> runs = store.read_runs(args->runs);
+      const std::string text =
+          markdown ? report::render_markdown(runs, experiment_catalog(), options)
+                   : report::render_html(runs, experiment_catalog(), report::reference_figures(),
+                                         options, std::string("apod ") + APOD_VERSION);
+      if (text.size() > limits::max_report_bytes)
         throw InputError(
             fmt::format("the report would be {} MiB, more than the {} MiB apod writes; "
                         "choose fewer runs with --run",
-                        html.size() / limits::MiB, limits::max_report_bytes / limits::MiB));
-      out.write(html);
+                        text.size() / limits::MiB, limits::max_report_bytes / limits::MiB));
+      out.write(text);
       out.commit();
-      std::cerr << fmt::format("wrote {} ({} run(s), {:.1f} KiB)\n", terminal_text(args->out),
-                               results["runs"].size(), html.size() / 1024.0);
+      if (out_path != "-")
+        std::cerr << fmt::format("wrote {} ({} run(s), {:.1f} KiB)\n", terminal_text(out_path),
+                                 runs.size(), text.size() / 1024.0);
       return exit_ok;
     };
   });

@@ -15,14 +15,15 @@ std::optional<double> median_of(const std::vector<double>& values) {
   return apod::summarize(values).median;
 }
 
-std::vector<PointAcrossRuns> points_across_runs(const MetricView& metric) {
+std::vector<PointAcrossRuns> group_across_runs(const MetricView& metric) {
   std::vector<PointAcrossRuns> groups;
-  std::map<std::pair<std::string, std::string>, std::size_t> index_of;
+  // Interned parameters: one address per parameter set, so the key compares pointers.
+  std::map<std::pair<std::string_view, const char*>, std::size_t> index_of;
   for (const auto& point : metric.points) {
     if (!point.ok)
       continue;
     const json& params = point.measurement->params;
-    const auto key = std::pair(point.run->device_model, params.dump());
+    const auto key = std::pair(std::string_view(point.run->device_model), point.params_key.data());
     auto [it, added] = index_of.try_emplace(key, groups.size());
     if (added) {
       groups.emplace_back();

@@ -12,29 +12,23 @@
 
 namespace apod::report {
 
-struct PointAcrossRuns {
-  std::string device_model;
-  const json* params = nullptr;         ///< of the first run's point
-  std::vector<const PointView*> points; ///< the verified points, one per run, in stored order
-  double median = 0, min = 0, max = 0;  ///< of the run medians
-  std::optional<double> pct_of_limit;   ///< median of the runs' % of theoretical
-  std::optional<double> pct_of_peak;    ///< median of the runs' % of achievable peak
-  std::size_t runs_with_peak = 0;
-};
+/// The verified points of `metric` grouped by device model and parameters, in first-seen order:
+/// computed once when the page model is built (group_across_runs), read by every section.
+inline const std::vector<PointAcrossRuns>& points_across_runs(const MetricView& metric) {
+  return metric.across;
+}
 
-/// The verified points of `metric` grouped by device model and parameters, in first-seen order.
-std::vector<PointAcrossRuns> points_across_runs(const MetricView& metric);
+/// Groups `metric`'s verified points by device model and parameters and summarises each group.
+std::vector<PointAcrossRuns> group_across_runs(const MetricView& metric);
 
 /// The median of `values` (apod::summarize), or nothing when there are none.
 std::optional<double> median_of(const std::vector<double>& values);
 
 /// Sets target's median, min, max, pct_of_limit, pct_of_peak and runs_with_peak from its
 /// `points` (one per run): the across-runs figures of a table row or a headline series.
-template <class Target>
-void summarise_across_runs(Target& target);
+template <class Target> void summarise_across_runs(Target& target);
 
-template <class Target>
-void summarise_across_runs(Target& target) {
+template <class Target> void summarise_across_runs(Target& target) {
   std::vector<double> medians, pct_limit, pct_peak;
   for (const PointView* point : target.points) {
     medians.push_back(point->median);

@@ -23,6 +23,16 @@ extern const Asset report_template; ///< report.html.mustache
 extern const Asset table_template;  ///< table.html.mustache, the partial every table uses
 extern const Asset chart_template;  ///< chart.html.mustache, the partial every chart uses
 extern const Asset report_css;
+extern const Asset page_js; ///< sortable tables, charts drawn on demand
+// One partial per section of the page (templates/sections/).
+extern const Asset first_screen_template;
+extern const Asset history_template;
+extern const Asset comparison_template;
+extern const Asset summary_template;
+extern const Asset experiments_template;
+extern const Asset runs_template;
+extern const Asset environment_template;
+extern const Asset figure_row_template; ///< a row of the history, a partial of history_template
 // From data/reference/.
 extern const Asset reference_best_practices_guide;
 extern const Asset reference_stich_slides;

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 
 namespace apod::report {
 
@@ -38,7 +39,9 @@ std::string format_bytes(double bytes) {
 }
 
 namespace {
-bool dimensionless(const std::string& unit) { return unit.empty() || unit == "1"; }
+bool dimensionless(const std::string& unit) {
+  return unit.empty() || unit == "1";
+}
 } // namespace
 
 std::string format_with_unit(double value, const std::string& unit) {
@@ -106,6 +109,54 @@ std::string format_timestamp(const json& iso) {
   if (text.size() < 20 || text[10] != 'T' || text.back() != 'Z')
     return text;
   return text.substr(0, 10) + " " + text.substr(11, 8) + " UTC";
+}
+
+std::optional<double> seconds_since_epoch(const std::string& iso) {
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0;
+  double second = 0;
+  char t = 0;
+  if (iso.size() < 20 || iso.back() != 'Z' ||
+      std::sscanf(iso.c_str(), "%4d-%2d-%2d%c%2d:%2d:%lf", &year, &month, &day, &t, &hour, &minute,
+                  &second) != 7 ||
+      t != 'T' || month < 1 || month > 12 || day < 1 || day > 31)
+    return std::nullopt;
+  // Days from the civil date (H. Hinnant's algorithm): no time zone database, no locale.
+  const int y = year - (month <= 2 ? 1 : 0);
+  const int era = (y >= 0 ? y : y - 399) / 400;
+  const int year_of_era = y - era * 400;
+  const int day_of_year = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1;
+  const int day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+  const double days = era * 146097.0 + day_of_era - 719468;
+  return days * 86400 + hour * 3600 + minute * 60 + second;
+}
+
+std::string format_date(const std::string& iso) {
+  return seconds_since_epoch(iso) ? iso.substr(0, 10) : iso;
+}
+
+double round_significant(double value, int digits) {
+  if (value == 0 || !std::isfinite(value))
+    return value;
+  const double scale = std::pow(10.0, digits - 1 - std::floor(std::log10(std::fabs(value))));
+  return std::round(value * scale) / scale;
+}
+
+std::string format_ratio(double ratio) {
+  if (!std::isfinite(ratio))
+    return "—";
+  return ratio >= 10 ? fmt::format("{:.1f}×", ratio) : fmt::format("{:.2f}×", ratio);
+}
+
+std::string format_change(double fraction) {
+  if (!std::isfinite(fraction))
+    return "—";
+  const double percent = 100.0 * fraction;
+  return fmt::format("{}{:.1f} %", percent < 0 ? "−" : "+", std::fabs(percent));
+}
+
+std::string short_title(const std::string& title) {
+  std::size_t cut = std::min(title.find(": "), title.find(" ("));
+  return cut == std::string::npos || cut == 0 ? title : title.substr(0, cut);
 }
 
 std::string format_cuda_version(const json& version) {

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 namespace apod::report {
@@ -42,6 +43,27 @@ std::string format_params(const json& params);
 /// An ISO 8601 UTC timestamp ("2026-11-22T06:01:02.345Z") as "2026-11-22 06:01:02 UTC";
 /// anything else is returned as it is, and null or missing as "—".
 std::string format_timestamp(const json& iso);
+
+/// An ISO 8601 UTC timestamp as apod writes it ("2026-11-22T06:01:02.345Z", fraction optional)
+/// as seconds since 1970, or nothing for any other text.
+std::optional<double> seconds_since_epoch(const std::string& iso);
+
+/// The date of such a timestamp ("2026-11-22"), or the text as it is.
+std::string format_date(const std::string& iso);
+
+/// `value` rounded to `digits` significant digits: chart data need no more than a chart can show,
+/// and every digit is page weight (a history of 1000 runs carries hundreds of thousands).
+double round_significant(double value, int digits = 6);
+
+/// A ratio as the page writes it: "1.52×".
+std::string format_ratio(double ratio);
+
+/// A relative change with its sign: "+3.1 %", "−0.4 %".
+std::string format_change(double fraction);
+
+/// An experiment's title up to its first ": " or " (": "Misaligned copy (offsetCopy)" ->
+/// "Misaligned copy", for places where the whole title would wrap.
+std::string short_title(const std::string& title);
 
 /// A CUDA version number as the toolkit writes it: 12040 -> "12.4".
 std::string format_cuda_version(const json& version);

@@ -1,9 +1,9 @@
 #include "headlines.hpp"
 
 #include "aggregate.hpp"
-#include "format.hpp"
 #include "core/measurement.hpp"
 #include "core/vocabulary.hpp"
+#include "format.hpp"
 
 #include <algorithm>
 #include <map>
@@ -32,7 +32,9 @@ bool same_figure(const PointView& point, const HeadlineSeries& series) {
   return point.measurement->params == series.headline->measurement->params;
 }
 
-void summarise(HeadlineSeries& series) { summarise_across_runs(series); }
+void summarise(HeadlineSeries& series) {
+  summarise_across_runs(series);
+}
 
 // The series of one metric on one device model, or nothing when no run of it has a verified point.
 std::optional<HeadlineSeries> follow(const PageModel& page, const ExperimentView& experiment,

@@ -1,5 +1,6 @@
 #include "model.hpp"
 
+#include "aggregate.hpp"
 #include "format.hpp"
 
 #include "core/results_json.hpp"
@@ -37,7 +38,7 @@ const MetricView* ExperimentView::headline() const {
   std::vector<std::pair<std::string, std::string>> seen;
   for (const auto& metric : metrics)
     seen.emplace_back(metric.metric, metric.unit);
-  const std::string name = headline_metric(chart.metric, seen);  // the runner's rule too
+  const std::string name = headline_metric(chart.metric, seen); // the runner's rule too
   for (const auto& metric : metrics)
     if (metric.metric == name)
       return &metric;
@@ -86,6 +87,17 @@ std::optional<double> positive_number(const json& object, const char* key) {
   return value > 0 ? std::optional<double>(value) : std::nullopt;
 }
 
+std::optional<double> median_power(const json& telemetry) {
+  std::vector<double> watts;
+  if (telemetry.is_array())
+    for (const auto& reading : telemetry)
+      if (has_number(reading, "power_w"))
+        watts.push_back(reading.at("power_w").get<double>());
+  if (watts.empty())
+    return std::nullopt;
+  return summarize(watts).median;
+}
+
 // A run's name is its series in every chart, so it must be unique: 100 runs all labelled
 // "nightly" must stay apart. Shared or empty labels get the shortest id prefix that separates
 // them; identical ids (a document that holds one run twice) get a position.
@@ -124,12 +136,24 @@ std::vector<RunView> collect_runs(const std::vector<RunRecord>& stored) {
     view.started_at = run.started_at;
     view.device_model = run.device_name().empty() ? "unknown device" : run.device_name();
     view.device_key = run.device_uuid().empty() ? view.device_model : run.device_uuid();
+    view.host = string_at(run.environment, "host");
+    view.commit = string_at(run.environment, "apod_commit");
+    const std::string uuid = run.device_uuid().empty() ? view.device_model : run.device_uuid();
+    view.machine_key = view.host + "\n" + uuid;
+    const std::string gpu = uuid.rfind("GPU-", 0) == 0 ? uuid.substr(0, 12) : uuid;
+    view.machine_label = view.host.empty() ? gpu : view.host + " · " + gpu;
+    view.started_s = seconds_since_epoch(run.started_at);
+    view.median_power_w = median_power(run.telemetry);
     view.dram_gbs = positive_number(run.device, "theoretical_bandwidth_gbs");
     view.pcie_gbs = positive_number(run.device, "theoretical_pcie_gbs");
     runs.push_back(std::move(view));
   }
   name_runs(runs, label_uses);
   return runs;
+}
+
+std::string_view intern(PageModel& page, std::string text) {
+  return *page.interned.insert(std::move(text)).first;
 }
 
 PointView make_point(const Measurement& measurement, const RunView& run) {
@@ -153,7 +177,7 @@ PointView make_point(const Measurement& measurement, const RunView& run) {
 }
 
 // The run's achievable peak: its best verified achievable_peak point in GB/s (peak_copy records
-// one), and the peak of each access type (achievable_peak_by_access, by params.access_type).
+// one), and the best of each access type (achievable_peak_by_access, params[access_type]).
 void find_peak(RunView& run) {
   for (const Measurement* measurement : run.run->measurements()) {
     const bool overall = measurement->metric == keys::achievable_peak;
@@ -167,23 +191,6 @@ void find_peak(RunView& run) {
     const std::string type = string_at(measurement->params, keys::access_type);
     if (!overall && !type.empty())
       run.access_peak_gbs[type] = std::max(run.access_peak_gbs[type], point.median);
-  }
-}
-
-// The peak a DRAM figure is read against: its access type's (params, else extra) where the run
-// measured one, else the run's achievable peak (issue 12: "% of achievable peak" uses the
-// matching access type where one exists).
-void read_against_peak(PointView& point) {
-  const Measurement& m = *point.measurement;
-  std::string type = string_at(m.params, keys::access_type);
-  if (type.empty())
-    type = string_at(m.extra, keys::access_type);
-  const auto found = point.run->access_peak_gbs.find(type);
-  if (found != point.run->access_peak_gbs.end()) {
-    point.peak_access_type = type;
-    point.pct_of_peak = percent_of(point.median, found->second);
-  } else {
-    point.pct_of_peak = percent_of(point.median, point.run->peak_gbs);
   }
 }
 
@@ -201,8 +208,8 @@ ChartSettings chart_settings(const json& catalog_entry, const std::vector<std::s
     chart.log_x = member(spec, "log_x") == true;
     chart.color = string_at(spec, "color");
     chart.mark = string_at(spec, "mark", "line");
-    chart.limit = find_limit(string_at(spec, "limit", limit_name(LimitKind::dram)))
-                      .value_or(LimitKind::none);
+    chart.limit =
+        find_limit(string_at(spec, "limit", limit_name(LimitKind::dram))).value_or(LimitKind::none);
     if (member(spec, "vega_lite").is_object())
       chart.vega_lite = spec.at("vega_lite");
   } else if (params.size() > 1) {
@@ -231,30 +238,55 @@ std::string anchor_for(const std::string& name, int index) {
   return anchor;
 }
 
-void compare_with_limits(ExperimentView& experiment) {
+// The access type a DRAM figure is read against: its params' or extra's access_type, when its
+// run measured a peak of that type.
+std::string access_type_of(const PointView& point) {
+  std::string type = string_at(point.measurement->params, keys::access_type);
+  if (type.empty())
+    type = string_at(point.measurement->extra, keys::access_type);
+  return point.run->access_peak_gbs.count(type) ? type : "";
+}
+
+// The runner's rule (core/vocabulary.hpp): a point's own limit replaces its device's
+// (docs/results-format.md: zero copy uses both directions of the PCIe link); figures in other
+// units are read against their own extra.limit where the experiment stored one.
+void set_limit(PageModel& page, PointView& point, const ExperimentView& experiment,
+               const MetricView& metric) {
+  DeviceInfo limits; // only the stored limits matter here
+  const json& extra = point.measurement->extra;
+  const bool own = has_number(extra, keys::limit_gbs);
+  if (own)
+    point.limit_gbs = limit_gbs(experiment.chart.limit, limits, metric.unit, extra);
+  else if (metric.unit == "GB/s")
+    point.limit_gbs = experiment.chart.limit == LimitKind::dram   ? point.run->dram_gbs
+                      : experiment.chart.limit == LimitKind::pcie ? point.run->pcie_gbs
+                                                                  : std::nullopt;
+  point.own_limit = own && point.limit_gbs;
+  point.limit_value = point.limit_gbs;
+  if (point.limit_gbs) {
+    point.limit_text = intern(page, limit_words(experiment.chart.limit, extra));
+  } else if (metric.unit != "GB/s" && has_number(extra, keys::limit) &&
+             extra.at(keys::limit).get<double>() > 0) {
+    point.limit_value = extra.at(keys::limit).get<double>();
+    point.unit_limit = point.limit_value;
+    point.limit_text = intern(page, string_at(extra, keys::limit_label, own_limit_phrase));
+  }
+}
+
+void compare_with_limits(PageModel& page, ExperimentView& experiment) {
   for (auto& metric : experiment.metrics) {
     for (auto& point : metric.points) {
-      // The runner's rule (core/vocabulary.hpp): a point's own limit replaces its device's
-      // (docs/results-format.md: zero copy uses both directions of the PCIe link).
-      DeviceInfo limits;  // only the stored limits matter here
-      const json& extra = point.measurement->extra;
-      const bool own = has_number(extra, keys::limit_gbs);
-      if (own)
-        point.limit_gbs = limit_gbs(experiment.chart.limit, limits, metric.unit, extra);
-      else if (metric.unit == "GB/s")
-        point.limit_gbs = experiment.chart.limit == LimitKind::dram   ? point.run->dram_gbs
-                          : experiment.chart.limit == LimitKind::pcie ? point.run->pcie_gbs
-                                                                      : std::nullopt;
-      point.own_limit = own && point.limit_gbs;
-      // A figure in another unit may carry its limit in that unit (peak FLOP/s, bytes per clock).
-      if (metric.unit != "GB/s" && has_number(extra, keys::limit) &&
-          extra.at(keys::limit).get<double>() > 0)
-        point.unit_limit = extra.at(keys::limit).get<double>();
+      set_limit(page, point, experiment, metric);
       if (point.ok)
-        point.pct_of_limit =
-            percent_of(point.median, point.limit_gbs ? point.limit_gbs : point.unit_limit);
-      if (point.ok && experiment.compares_with_peak(metric))
-        read_against_peak(point);
+        point.pct_of_limit = percent_of(point.median, point.limit_value);
+      if (point.ok && experiment.compares_with_peak(metric)) {
+        point.peak_access_type = access_type_of(point);
+        point.pct_of_peak = percent_of(
+            point.median,
+            point.peak_access_type.empty()
+                ? point.run->peak_gbs
+                : std::optional<double>(point.run->access_peak_gbs.at(point.peak_access_type)));
+      }
     }
   }
 }
@@ -262,13 +294,16 @@ void compare_with_limits(ExperimentView& experiment) {
 } // namespace
 
 PageModel build_page_model(const json& results, const json& catalog) {
-  return build_page_model(runs_from_document(results), catalog);
+  std::vector<RunRecord> records = runs_from_document(results);
+  PageModel page = build_page_model(records, catalog);
+  // The views point into the records' heap storage, which the move hands over intact.
+  page.records = std::move(records);
+  return page;
 }
 
-PageModel build_page_model(std::vector<RunRecord> stored, const json& catalog) {
+PageModel build_page_model(const std::vector<RunRecord>& stored, const json& catalog) {
   PageModel page;
-  page.records = std::move(stored);
-  page.runs = collect_runs(page.records);
+  page.runs = collect_runs(stored);
   for (auto& run : page.runs) {
     find_peak(run);
     if (!contains(page.device_models, run.device_model))
@@ -296,11 +331,10 @@ PageModel build_page_model(std::vector<RunRecord> stored, const json& catalog) {
         for (const auto& [key, value] : measurement.params.items())
           if (!contains(experiment.param_keys, key))
             experiment.param_keys.push_back(key);
-        auto metric = std::find_if(experiment.metrics.begin(), experiment.metrics.end(),
-                                   [&](const MetricView& m) {
-                                     return m.metric == measurement.metric &&
-                                            m.unit == measurement.unit;
-                                   });
+        auto metric = std::find_if(
+            experiment.metrics.begin(), experiment.metrics.end(), [&](const MetricView& m) {
+              return m.metric == measurement.metric && m.unit == measurement.unit;
+            });
         if (metric == experiment.metrics.end()) {
           metric = experiment.metrics.emplace(experiment.metrics.end());
           metric->metric = measurement.metric;
@@ -308,6 +342,7 @@ PageModel build_page_model(std::vector<RunRecord> stored, const json& catalog) {
           metric->higher_is_better = measurement.direction == Direction::higher;
         }
         metric->points.push_back(make_point(measurement, run));
+        metric->points.back().params_key = intern(page, measurement.params.dump());
       }
     }
   }
@@ -324,7 +359,9 @@ PageModel build_page_model(std::vector<RunRecord> stored, const json& catalog) {
     if (version.is_number_integer())
       experiment.catalog_version = version.get<long long>();
     experiment.chart = chart_settings(entry, experiment.param_keys);
-    compare_with_limits(experiment);
+    compare_with_limits(page, experiment);
+    for (auto& metric : experiment.metrics)
+      metric.across = group_across_runs(metric);
   }
   std::stable_sort(page.experiments.begin(), page.experiments.end(),
                    [](const auto& a, const auto& b) {

@@ -11,6 +11,8 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace apod::report {
@@ -21,6 +23,10 @@ using json = nlohmann::ordered_json;
 /// run's points; past it, points are summarised across the runs of each device model (median of
 /// the run medians, their range), which keeps the page readable and small (docs/report.md).
 inline constexpr std::size_t runs_drawn_apart = 8;
+
+/// No chart draws more series (colours) than a reader can tell apart: the browser test fails a
+/// page with a legend longer than this (data-series-limit on <body>).
+inline constexpr std::size_t series_limit = 12;
 
 /// An experiment's chart settings: the catalog's ChartSpec, checked against the stored params.
 struct ChartSettings {
@@ -36,23 +42,37 @@ struct ChartSettings {
 
 struct RunView {
   const RunRecord* run = nullptr; ///< the run, read by run_from_json (core/run_record.hpp)
-  std::size_t index = 0;     ///< position in the document
+  std::size_t index = 0;          ///< position in the document
   std::string id;
-  std::string name;               ///< label; id prefix added when the label is empty or shared
+  std::string name; ///< label; id prefix added when the label is empty or shared
+  /// The name when short, else the id's first 8 characters: a chart's axis or legend names a run
+  /// so, neither filling the chart with a long label nor cutting it (the name is in the tooltip).
+  std::string chart_name() const { return name.size() <= 24 ? name : id.substr(0, 8); }
   std::string device_key;         ///< uuid, or name when no uuid was stored
   std::string device_model;       ///< the device's name: runs of one model are compared
   std::string started_at;         ///< as stored (ISO 8601 sorts in time order); may be empty
   std::optional<double> dram_gbs; ///< theoretical_bandwidth_gbs of its device
   std::optional<double> pcie_gbs; ///< theoretical_pcie_gbs of its device
   std::optional<double> peak_gbs; ///< the run's verified achievable_peak, if it measured one
-  /// Each access type's achievable peak in GB/s (keys::access_peak points, by their
-  /// params[keys::access_type]): a DRAM figure of that access type is read against it.
+  /// The run's verified achievable_peak_by_access per access type (keys::access_peak).
   std::map<std::string, double> access_peak_gbs;
+  std::string host;   ///< environment.host, "" where not stored
+  std::string commit; ///< environment.apod_commit, "" where not stored
+  /// The machine the run ran on: host and GPU uuid (runs of one model on different machines are
+  /// different series in the history).
+  std::string machine_key;
+  std::string machine_label; ///< "host · GPU-1a2b3c4d", or the uuid alone without a host
+  /// started_at as seconds since 1970 (UTC), or nothing when it is not an ISO 8601 timestamp.
+  std::optional<double> started_s;
+  std::optional<double> median_power_w; ///< median power_w of the run's telemetry
 };
 
 struct PointView {
   const Measurement* measurement = nullptr;
   const RunView* run = nullptr;
+  /// The parameters as compact JSON: the same point in another run. Interned by the page model,
+  /// so equal keys share one address (`params_key.data()` identifies the parameters).
+  std::string_view params_key;
   bool ok = false;     ///< point_status() is ok: only such points carry figures
   std::string failure; ///< point_status()'s reason when not ok
   double median = 0, min = 0, max = 0;
@@ -61,15 +81,29 @@ struct PointView {
   bool noisy = false;              ///< sampling stopped before the confidence target was reached
   std::optional<double> limit_gbs; ///< the theoretical limit this point is compared with
   bool own_limit = false;          ///< limit_gbs is the point's extra.limit_gbs, not its device's
-  std::optional<double> pct_of_limit; ///< median as a percentage of limit_gbs
-  /// Median as a percentage of its own run's achievable peak: DRAM GB/s figures of runs that
-  /// measured one. The peak of the point's access type (peak_access_type) where the run measured
-  /// one, else the run's achievable peak.
+  /// The limit in the point's own unit: limit_gbs for GB/s figures, else extra.limit (peak
+  /// FLOP/s, banks x 4 bytes per clock) where the experiment stored one.
+  std::optional<double> limit_value;
+  std::string_view limit_text; ///< the limit's words (limit_words, or extra.limit_label); interned
+  std::optional<double> pct_of_limit; ///< median as a percentage of limit_value
+  /// Median as a percentage of its own run's achievable peak (of its access type where the run
+  /// measured one for it): DRAM GB/s figures of runs that measured one.
   std::optional<double> pct_of_peak;
-  std::string peak_access_type; ///< the access type whose peak pct_of_peak uses; "" the best
+  std::string peak_access_type; ///< the access type whose peak pct_of_peak is of; "" for the best
   /// extra[keys::limit]: the theoretical limit of a figure not in GB/s, in its own unit (peak
-  /// FLOP/s, bytes per clock per SM); pct_of_limit is read against it.
+  /// FLOP/s, bytes per clock per SM); limit_value then holds it too.
   std::optional<double> unit_limit;
+};
+
+/// One point (device model and parameters) across the runs that measured it (aggregate.hpp).
+struct PointAcrossRuns {
+  std::string device_model;
+  const json* params = nullptr;         ///< of the first run's point
+  std::vector<const PointView*> points; ///< the verified points, one per run, in stored order
+  double median = 0, min = 0, max = 0;  ///< of the run medians
+  std::optional<double> pct_of_limit;   ///< median of the runs' % of theoretical
+  std::optional<double> pct_of_peak;    ///< median of the runs' % of achievable peak
+  std::size_t runs_with_peak = 0;
 };
 
 struct MetricView {
@@ -77,6 +111,8 @@ struct MetricView {
   std::string unit;
   bool higher_is_better = true;
   std::vector<PointView> points; ///< in stored order, failed ones included
+  /// The verified points grouped by device model and parameters (points_across_runs).
+  std::vector<PointAcrossRuns> across;
 
   /// The best ok point by the metric's direction, or nullptr when none is ok.
   const PointView* best() const;
@@ -116,9 +152,10 @@ struct ExperimentView {
   }
 };
 
-/// Owns the runs it was built from; its views point into them (a move keeps them valid).
+/// Its views point into the runs it was built from: its own `records` (from a document) or the
+/// caller's (which must then outlive it). A move keeps them valid.
 struct PageModel {
-  std::vector<RunRecord> records; ///< the runs as read (run_from_json), in document order
+  std::vector<RunRecord> records; ///< the runs read from a document; empty when not owned
   std::vector<RunView> runs;
   std::vector<ExperimentView> experiments; ///< by catalog order, then name; unknown ones last
 
@@ -129,6 +166,9 @@ struct PageModel {
   PageModel& operator=(const PageModel&) = delete;
 
   std::vector<std::string> device_models; ///< distinct device names, in order of first run
+  /// The strings points share (parameters, limit words), stored once: a history of 1000 runs
+  /// has hundreds of thousands of points but a few hundred distinct parameter sets.
+  std::unordered_set<std::string> interned;
 
   bool several_runs() const { return runs.size() > 1; }
   /// Past runs_drawn_apart runs, charts and tables summarise each point across runs.
@@ -142,8 +182,10 @@ struct PageModel {
 };
 
 /// Groups runs by experiment and metric, with `catalog` (experiment_catalog() output)
-/// supplying titles and chart settings.
-PageModel build_page_model(std::vector<RunRecord> runs, const json& catalog);
+/// supplying titles and chart settings. The model points into `runs`, which must outlive it.
+PageModel build_page_model(const std::vector<RunRecord>& runs, const json& catalog);
+/// A temporary would leave the model's views dangling.
+PageModel build_page_model(std::vector<RunRecord>&& runs, const json& catalog) = delete;
 /// The same from an apod-results document, read by runs_from_document (core/results_json.hpp):
 /// a document that import would refuse is refused here too (apod::InputError).
 PageModel build_page_model(const json& results, const json& catalog);

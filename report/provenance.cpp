@@ -1,14 +1,15 @@
 #include "provenance.hpp"
 
 #include "charts.hpp"
+#include "context.hpp"
 #include "format.hpp"
-#include "sections.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <tuple>
 
 namespace apod::report {
 
@@ -130,23 +131,6 @@ Facts run_facts(const RunView& run) {
   return facts;
 }
 
-struct ExperimentTally {
-  int ok = 0, failed = 0, noisy = 0;
-  long long dropped = 0;
-};
-
-std::map<std::string, ExperimentTally> tally(const RunView& run) {
-  std::map<std::string, ExperimentTally> tallies;
-  for (const Measurement* measurement : run.run->measurements()) {
-    ExperimentTally& t = tallies[measurement->experiment];
-    (point_status(*measurement).ok() ? t.ok : t.failed)++;
-    t.noisy += measurement->noisy ? 1 : 0;
-    t.dropped += static_cast<long long>(measurement->samples.size() -
-                                        measurement->used_samples().size());
-  }
-  return tallies;
-}
-
 TableData experiments_table(const RunView& run) {
   TableData table({{"experiment", ""},
                    {"status", ""},
@@ -178,6 +162,18 @@ TableData experiments_table(const RunView& run) {
 
 } // namespace
 
+std::vector<const RunView*> newest_runs(const PageModel& page, std::size_t max_runs) {
+  std::vector<const RunView*> runs;
+  for (const auto& run : page.runs)
+    runs.push_back(&run);
+  std::stable_sort(runs.begin(), runs.end(), [](const RunView* a, const RunView* b) {
+    return std::tie(a->started_at, a->index) < std::tie(b->started_at, b->index);
+  });
+  if (runs.size() > max_runs)
+    runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(max_runs));
+  return runs;
+}
+
 Facts flatten(const json& value, const std::string& prefix) {
   Facts facts;
   if (!value.is_object())
@@ -193,9 +189,10 @@ Facts flatten(const json& value, const std::string& prefix) {
   return facts;
 }
 
-mustache::data environment_panels(const PageModel& page) {
+mustache::data environment_panels(const PageModel& page, std::size_t max_runs) {
   mustache::data panels{mustache::data::type::list};
-  for (const auto& run : page.runs) {
+  for (const RunView* newest : newest_runs(page, max_runs)) {
+    const RunView& run = *newest;
     std::vector<Facts> grouped(groups().size() + 2); // + other, + device
     for (auto& fact : flatten(run.run->environment))
       grouped[group_of(fact.first)].push_back(std::move(fact));
@@ -313,58 +310,16 @@ mustache::data environment_differences(const PageModel& page) {
   return block;
 }
 
-mustache::data time_chart(const PageModel& page, int& next_chart) {
-  json rows = json::array();
-  for (const auto& run : page.runs) {
-    const auto tallies = tally(run);
-    for (const auto& attempted : run.run->experiments) {
-      if (!attempted.wall_s)
-        continue;
-      const std::string& name = attempted.name;
-      const auto it = tallies.find(name);
-      const ExperimentTally t = it == tallies.end() ? ExperimentTally{} : it->second;
-      const double wall_s = *attempted.wall_s;
-      rows.push_back({{"run", run.name},
-                      {"experiment", name},
-                      {"wall_s", wall_s},
-                      {"wall_text", fmt::format("{:.2f} s", wall_s)},
-                      {"points_text", fmt::format("{} ok, {} failed, {} noisy; {} samples dropped",
-                                                  t.ok, t.failed, t.noisy, t.dropped)}});
-    }
+std::map<std::string, ExperimentTally> tally(const RunView& run) {
+  std::map<std::string, ExperimentTally> tallies;
+  for (const Measurement* measurement : run.run->measurements()) {
+    ExperimentTally& t = tallies[measurement->experiment];
+    (point_status(*measurement).ok() ? t.ok : t.failed)++;
+    t.noisy += measurement->noisy ? 1 : 0;
+    t.dropped +=
+        static_cast<long long>(measurement->samples.size() - measurement->used_samples().size());
   }
-  if (rows.empty())
-    return false;
-  const bool many = page.runs.size() > 24;
-  json x = {{"field", "run"}, {"type", "ordinal"}, {"sort", nullptr}, {"title", "run"}};
-  x["axis"] = many ? json{{"labels", false}, {"ticks", false}}
-                   : json{{"labelAngle", -30}, {"labelLimit", 180}};
-  const json spec = {{"width", "container"},
-                     {"height", 220},
-                     {"data", {{"values", std::move(rows)}}},
-                     {"mark", {{"type", "bar"}, {"tooltip", true}}},
-                     {"encoding",
-                      {{"x", x},
-                       {"y",
-                        {{"field", "wall_s"},
-                         {"type", "quantitative"},
-                         {"stack", "zero"},
-                         {"title", "wall time (s)"}}},
-                       {"color",
-                        {{"field", "experiment"},
-                         {"type", "nominal"},
-                         {"sort", nullptr},
-                         {"title", "experiment"}}},
-                       {"order", {{"field", "experiment"}}},
-                       {"tooltip",
-                        {{{"field", "run"}, {"title", "run"}},
-                         {{"field", "experiment"}, {"title", "experiment"}},
-                         {{"field", "wall_text"}, {"title", "wall time"}},
-                         {{"field", "points_text"}, {"title", "points"}}}}}},
-                     {"config", chart_config()}};
-  return chart_block(spec,
-                     "Where the time went: each run's wall time, stacked by experiment" +
-                         std::string(many ? " (runs in stored order; hover for names)" : ""),
-                     next_chart);
+  return tallies;
 }
 
 } // namespace apod::report

@@ -3,9 +3,11 @@
 // run's time went (wall time, noisy points and dropped samples per experiment).
 #pragma once
 
+#include "context.hpp"
 #include "model.hpp"
 #include "tables.hpp"
 
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -18,16 +20,28 @@ namespace apod::report {
 std::vector<std::pair<std::string, std::string>> flatten(const json& value,
                                                          const std::string& prefix = "");
 
-/// One collapsible panel per run: its environment in groups, and its experiments' wall time,
-/// points, noisy points and dropped samples.
-mustache::data environment_panels(const PageModel& page);
+/// The newest `max_runs` runs (by started_at, then document order), oldest first.
+std::vector<const RunView*> newest_runs(const PageModel& page, std::size_t max_runs);
+
+/// One collapsible panel per run, for the newest `max_runs` runs: its environment in groups, and
+/// its experiments' wall time, points, noisy points and dropped samples.
+mustache::data environment_panels(const PageModel& page, std::size_t max_runs);
 
 /// With two or more runs: one row per environment or device setting whose value differs between
 /// the runs, each value with the runs that had it (`settings`; `any` is false when none differ,
 /// and `note` says so). False with one run.
 mustache::data environment_differences(const PageModel& page);
 
-/// A stacked bar per run of its experiments' wall time, or false when no run stored any.
-mustache::data time_chart(const PageModel& page, int& next_chart);
+/// Each experiment's points of a run: verified, failed, noisy, and samples dropped.
+struct ExperimentTally {
+  int ok = 0, failed = 0, noisy = 0;
+  long long dropped = 0;
+};
+std::map<std::string, ExperimentTally> tally(const RunView& run);
+
+/// A stacked bar per run of its experiments' wall time for the newest `max_runs` runs, or false
+/// when no run stored any. Past max_series experiments, those that took the least time in all are
+/// one "other" segment, so that every colour names one thing (report/time_chart.cpp).
+mustache::data time_chart(const PageModel& page, std::size_t max_runs, ChartIds& chart_ids);
 
 } // namespace apod::report

@@ -1,6 +1,8 @@
 // apod's report: an apod-results document in, one self-contained HTML page out.
 #pragma once
 
+#include "core/run_record.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <string>
@@ -16,6 +18,10 @@ using Prices = std::vector<std::pair<std::string, double>>;
 struct RenderOptions {
   /// Prices for the hardware comparison's GB/s per $1000 (`apod report --prices`); may be empty.
   Prices prices;
+  /// The id of the pinned baseline run (the store's baseline_run setting, `apod baseline set`):
+  /// the first screen and the history judge the newest run of its device model against it.
+  /// Empty: none pinned.
+  std::string baseline_run;
 };
 
 /// Renders the report page for `results` (an apod-results document, docs/results-format.md,
@@ -28,6 +34,24 @@ std::string render_html(const nlohmann::ordered_json& results,
                         const nlohmann::ordered_json& catalog,
                         const nlohmann::ordered_json& references,
                         const RenderOptions& options = {});
+
+/// The same page from runs already read (Store::read_runs), without a JSON round trip; the page
+/// says the results were written by `generator`.
+std::string render_html(const std::vector<RunRecord>& runs, const nlohmann::ordered_json& catalog,
+                        const nlohmann::ordered_json& references, const RenderOptions& options,
+                        const std::string& generator);
+
+/// The same results as markdown, for a terminal or a CI job summary (`apod report --format
+/// markdown`): the headline figures with their % of limit and spread, the verdict against the
+/// pinned baseline, and per experiment and run a table in nvbench's shape (parameters, samples,
+/// GPU time, noise, median, % of limit, status). Past runs_drawn_apart runs, the tables show the
+/// newest run of each device model. Every cell is escaped for markdown.
+std::string render_markdown(const nlohmann::ordered_json& results,
+                            const nlohmann::ordered_json& catalog,
+                            const RenderOptions& options = {});
+/// The same from runs already read.
+std::string render_markdown(const std::vector<RunRecord>& runs,
+                            const nlohmann::ordered_json& catalog, const RenderOptions& options);
 
 /// The published figures of the source documents (data/reference/*.json, compiled in), as the
 /// array of documents render_html takes.

@@ -1,13 +1,15 @@
 #include "tables.hpp"
 
+#include <fmt/format.h>
+
+#include <cmath>
+
 namespace apod::report {
 
-namespace {
 mustache::data text_or_false(const std::string& text) {
   // kainjow treats any string as true in a section, even ""; only `false` hides one.
   return text.empty() ? mustache::data(false) : mustache::data(text);
 }
-} // namespace
 
 TableData::TableData(std::vector<Column> columns, std::string css_class)
     : css_class_(std::move(css_class)) {
@@ -19,6 +21,17 @@ TableData::TableData(std::vector<Column> columns, std::string css_class)
   }
 }
 
+Cell figure_cell(std::string text, std::optional<double> value) {
+  Cell cell(std::move(text), numeric);
+  cell.sort_key = value;
+  return cell;
+}
+
+TableData& TableData::sortable() {
+  css_class_ += css_class_.empty() ? "sortable" : " sortable";
+  return *this;
+}
+
 void TableData::add_row(const std::vector<Cell>& cells, const std::string& row_class) {
   mustache::data row_cells{mustache::data::type::list};
   for (const auto& cell : cells) {
@@ -28,6 +41,9 @@ void TableData::add_row(const std::vector<Cell>& cells, const std::string& row_c
     item.set("colspan", cell.colspan > 1 ? mustache::data(std::to_string(cell.colspan))
                                          : mustache::data(false));
     item.set("anchor", text_or_false(cell.anchor));
+    item.set("sort_key", cell.sort_key && std::isfinite(*cell.sort_key)
+                             ? mustache::data(fmt::format("{}", *cell.sort_key))
+                             : mustache::data(false));
     row_cells.push_back(item);
   }
   mustache::data row;

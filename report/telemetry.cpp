@@ -1,10 +1,11 @@
 #include "telemetry.hpp"
 
 #include "aggregate.hpp"
+#include "analysis/power.hpp"
 #include "charts.hpp"
-#include "format.hpp"
+#include "context.hpp"
 #include "core/measurement.hpp"
-#include "sections.hpp"
+#include "format.hpp"
 
 #include <fmt/format.h>
 
@@ -86,7 +87,18 @@ TelemetrySummary summarise_telemetry(const RunView& run) {
 }
 
 std::optional<double> median_power_w(const RunView& run) {
-  return median_of(readings_of(telemetry_of(run), "power_w"));
+  return run.median_power_w;
+}
+
+std::optional<double> point_watts(const PointView& point) {
+  // The power drawn during the point's work (analysis/power.hpp: its energy counter, else the
+  // readings during it or its experiment); runs recorded before telemetry named the experiment
+  // in flight have only their median power.
+  const json& telemetry = point.run->run->telemetry;
+  if (const auto p =
+          point_power_w(point.measurement->extra, telemetry, point.measurement->experiment))
+    return p->watts;
+  return telemetry_names_experiments(telemetry) ? std::nullopt : median_power_w(*point.run);
 }
 
 json telemetry_chart_spec(const PageModel& page, std::size_t max_runs, std::size_t max_points) {
@@ -105,7 +117,7 @@ json telemetry_chart_spec(const PageModel& page, std::size_t max_runs, std::size
         continue;
       for (const auto& quantity : quantities)
         if (has_number(reading, quantity.key))
-          rows.push_back({{"run", run->name},
+          rows.push_back({{"run", run->chart_name()},
                           {"t_s", reading.at("t_s")},
                           {"quantity", quantity.title},
                           {"value", reading.at(quantity.key)}});
@@ -139,12 +151,12 @@ json telemetry_chart_spec(const PageModel& page, std::size_t max_runs, std::size
             {"type", "nominal"},
             {"title", "run"},
             {"sort", nullptr},
-            {"legend", {{"orient", "bottom"}, {"labelLimit", 320}}}}}}}}},
+            {"legend", {{"orient", "bottom"}, {"labelLimit", 0}}}}}}}}},
       {"resolve", {{"scale", {{"y", "independent"}}}}},
       {"config", chart_config()}};
 }
 
-mustache::data telemetry_block(const PageModel& page, int& next_chart) {
+mustache::data telemetry_block(const PageModel& page, ChartIds& chart_ids) {
   const std::vector<const RunView*> runs = runs_with_telemetry(page);
   if (runs.empty())
     return false;
@@ -186,7 +198,7 @@ mustache::data telemetry_block(const PageModel& page, int& next_chart) {
   block.set("chart", chart_block(telemetry_chart_spec(page, shown),
                                  "SM clock, power and temperature over " + which +
                                      ", as NVML reported them while it ran",
-                                 next_chart));
+                                 chart_ids));
   return block;
 }
 

@@ -2,6 +2,7 @@
 // clocks, power and temperature, and a small chart of the newest runs over time.
 #pragma once
 
+#include "context.hpp"
 #include "model.hpp"
 #include "tables.hpp"
 
@@ -24,6 +25,10 @@ TelemetrySummary summarise_telemetry(const RunView& run);
 /// The median power_w of the run's telemetry: the watts of the per-watt figures.
 std::optional<double> median_power_w(const RunView& run);
 
+/// The power drawn during `point`'s work, for its per-watt figure: the one place the report
+/// decides which watts a figure is divided by.
+std::optional<double> point_watts(const PointView& point);
+
 /// A chart of SM clock, power and temperature over the newest `max_runs` runs with telemetry.
 /// Readings are thinned to at most `max_points` per run (every k-th), which a chart this small
 /// cannot show anyway. Null when no run has telemetry.
@@ -31,6 +36,6 @@ json telemetry_chart_spec(const PageModel& page, std::size_t max_runs = 3,
                           std::size_t max_points = 240);
 
 /// The section's data: the table and the chart, or false when no run has telemetry.
-mustache::data telemetry_block(const PageModel& page, int& next_chart);
+mustache::data telemetry_block(const PageModel& page, ChartIds& chart_ids);
 
 } // namespace apod::report

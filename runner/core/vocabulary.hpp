@@ -97,6 +97,12 @@ inline bool is_marked_headline(const json& extra) {
          extra[keys::headline].get<bool>();
 }
 
+/// Names of the store's settings (Store::setting) that more than one command reads.
+namespace settings {
+/// The run `apod compare` and `apod report` judge later runs against (`apod baseline set RUN`).
+inline constexpr const char* baseline_run = "baseline_run";
+}  // namespace settings
+
 /// memory_latency's names, which littles_law and latency_hiding (their models) and the report
 /// (the Little's-law bound of the offset and stride launches) read: the experiment, its latency
 /// metrics and the parameter naming its plateaus ("l1", "l2", "dram"; the sweep is "sweep").

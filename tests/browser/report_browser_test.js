@@ -2,7 +2,11 @@
 // Opens an apod report in headless Chromium and fails unless it draws every chart with no
 // console error, no request beyond file:/data:/blob:/about:, and no injected script running.
 // Usage: node report_browser_test.js REPORT.html [--screenshot OUT.png] [--expect SELECTOR]...
+//        [--open-rows N]
 // Each --expect selector must match at least one element (a section the report must have).
+// Page-level checks (page_checks.js): no console warning (Vega warns there), the first screen
+// first, no legend over the series limit, no truncated label, and the history's charts drawn on
+// demand for up to N rows (default 12).
 // Run through run_browser_test.sh, which skips (exit 77) where Chromium or playwright-core is
 // missing. Never downloads a browser: it drives the system Chromium.
 'use strict';
@@ -12,6 +16,7 @@ const os = require('os');
 const path = require('path');
 const { pathToFileURL } = require('url');
 const { chromium } = require('playwright-core');
+const page_checks = require('./page_checks');
 
 const ALLOWED_SCHEMES = ['file:', 'data:', 'blob:', 'about:'];
 // Data marks only: axes, legends and the theoretical-limit rule and label are drawn whatever the
@@ -64,9 +69,10 @@ function chart_problems(canvas, limit) {
 }
 
 function parse_args(argv) {
-  const args = { html: null, screenshot: null, expect: [] };
+  const args = { html: null, screenshot: null, expect: [], open_rows: 12 };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--screenshot') args.screenshot = argv[++i];
+    else if (argv[i] === '--open-rows') args.open_rows = Number(argv[++i]);
     else if (argv[i] === '--expect') args.expect.push(argv[++i]);
     else if (!args.html) args.html = argv[i];
     else throw new Error(`unexpected argument ${argv[i]}`);
@@ -129,7 +135,6 @@ async function main() {
         specs: document.querySelectorAll('script[type="application/json"][data-chart-for]').length,
         pwned: typeof window.__apod_pwned !== 'undefined',
         sections: document.querySelectorAll('section.experiment').length,
-        missing: expected.filter((css) => document.querySelectorAll(css).length === 0),
       };
     }, [MARK_SELECTOR, args.expect, MAX_SERIES]);
 
@@ -142,12 +147,21 @@ async function main() {
       for (const problem of chart.problems) failures.push(`${chart.id}: ${problem}`);
     }
     if (result.pwned) failures.push('a script injected through the data ran (window.__apod_pwned is set)');
-    for (const css of result.missing) failures.push(`nothing matches ${css}`);
+
+    failures.push(...await page_checks.first_screen(page));
+    const on_demand = await page_checks.on_demand_charts(page, args.open_rows, MARK_SELECTOR);
+    failures.push(...on_demand.failures);
+    failures.push(...await page_checks.chart_text(page));
+    // Expected elements, the history's charts drawn on demand included.
+    const missing = await page.evaluate((expected) =>
+      expected.filter((css) => document.querySelectorAll(css).length === 0), args.expect);
+    for (const css of missing) failures.push(`nothing matches ${css}`);
 
     if (args.screenshot) await page.screenshot({ path: args.screenshot, fullPage: true });
     console.log(`report: ${html}`);
     console.log(`experiment sections: ${result.sections}; charts: ${result.charts.length} ` +
-                `(${result.charts.map((c) => `${c.id}: ${c.marks} marks`).join(', ')})`);
+                `(${result.charts.map((c) => `${c.id}: ${c.marks} marks`).join(', ')}); ` +
+                `history rows: ${on_demand.rows}, ${on_demand.opened} opened and drawn`);
   } finally {
     await context.close();
     fs.rmSync(user_data_dir, { recursive: true, force: true });
@@ -158,7 +172,9 @@ async function main() {
     for (const failure of failures) console.log(`  - ${failure}`);
     process.exit(1);
   }
-  console.log('PASS: every chart drew marks; no console errors, no network requests, no injected script ran');
+  console.log('PASS: every chart drew marks; no console errors or warnings, no network requests, ' +
+              'no injected script ran; first screen first, no legend over the series limit, no ' +
+              'truncated label');
 }
 
 main().catch((error) => {

@@ -5,7 +5,8 @@
 #   run_browser_test.sh REPORT.html [--screenshot OUT.png] [--expect SELECTOR]...
 #       test a report that is already rendered (e.g. by `build/apod report`)
 #   run_browser_test.sh --render RENDER_FIXTURE RESULTS.json CATALOG.json REFERENCES.json
-#                       [--prices PRICES.json] [--screenshot OUT.png] [--expect SELECTOR]...
+#                       [--prices PRICES.json [--baseline RUN_ID]] [--screenshot OUT.png]
+#                       [--expect SELECTOR]...
 #       render RESULTS.json with tests/report/render_fixture first, into a temporary file
 # --expect: a CSS selector that must match at least one element (a section the fixture must have).
 #
@@ -38,7 +39,11 @@ if [ "${1:-}" = "--render" ]; then
     prices=$2
     shift 2
   fi
-  # shellcheck disable=SC2086 # $prices is one path or nothing
+  if [ "${1:-}" = "--baseline" ]; then # the pinned run (needs --prices before it)
+    prices="$prices $2"
+    shift 2
+  fi
+  # shellcheck disable=SC2086 # $prices is a path and a run id, or nothing
   "$render" "$results" "$catalog" "$references" "$html" $prices
 else
   [ $# -ge 1 ] || { echo "usage: $0 REPORT.html [--screenshot OUT.png]" >&2; exit 2; }

@@ -17,15 +17,17 @@ nlohmann::ordered_json read_json(const char* path) {
 } // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 5 && argc != 6) {
+  if (argc < 5 || argc > 7) {
     std::cerr << "usage: render_fixture RESULTS.json CATALOG.json REFERENCES.json OUT.html "
-                 "[PRICES.json]\n";
+                 "[PRICES.json [BASELINE_RUN_ID]]\n";
     return 2;
   }
   try {
     apod::report::RenderOptions options;
-    if (argc == 6)
+    if (argc >= 6)
       options.prices = apod::report::load_prices(argv[5]);
+    if (argc == 7)
+      options.baseline_run = argv[6]; // as `apod baseline set` pins it
     const std::string html = apod::report::render_html(read_json(argv[1]), read_json(argv[2]),
                                                        read_json(argv[3]), options);
     std::ofstream out(argv[4], std::ios::binary);

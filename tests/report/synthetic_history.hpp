@@ -67,8 +67,40 @@ inline nlohmann::ordered_json synthetic_matrix_catalog() {
   };
 }
 
+/// The shape of a synthetic history.
+struct SyntheticShape {
+  int runs = 100;
+  int a100_every = 0; ///< every a100_every-th run on an A100 instead of an H200 (0: never)
+  /// 0: the old calendar (runs on days 1-28 of each month, one a night). 3: a fleet of three
+  /// machines, one run each a night, nights on a real calendar from 2026-01-01 (1000 runs: a
+  /// year): two H200 hosts and an A100 host.
+  int machines = 0;
+  int min_samples = 10; ///< each point has min_samples + [0, extra_samples) samples
+  int extra_samples = 50;
+};
+
+/// "2026-01-01" plus `days`, as YYYY-MM-DD (H. Hinnant's civil_from_days).
+inline std::string synthetic_date(int days) {
+  const int z = days + 20454 + 719468; // 20454: 2026-01-01 in days since 1970
+  const int era = z / 146097, doe = z - era * 146097;
+  const int yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+  const int day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9;
+  return fmt::format("{:04d}-{:02d}-{:02d}", yoe + era * 400 + (month <= 2), month, day);
+}
+
+inline nlohmann::ordered_json synthetic_history(const SyntheticShape& shape);
+
 /// `runs` runs on an H200 (every `a100_every`-th run on an A100 instead, 0: never), oldest first.
 inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
+  SyntheticShape shape;
+  shape.runs = runs;
+  shape.a100_every = a100_every;
+  return synthetic_history(shape);
+}
+
+inline nlohmann::ordered_json synthetic_history(const SyntheticShape& shape) {
+  const int runs = shape.runs, a100_every = shape.a100_every;
   using json = nlohmann::ordered_json;
   SyntheticNoise noise(42);
   const std::string synthetic =
@@ -76,7 +108,7 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
 
   auto measurement = [&](const char* experiment, json params, const char* metric, const char* unit,
                          const char* direction, double centre, double spread) {
-    const int n = 10 + static_cast<int>(noise.uniform() * 50);
+    const int n = shape.min_samples + static_cast<int>(noise.uniform() * shape.extra_samples);
     std::vector<double> samples;
     json excluded = json::array();
     std::vector<double> used;
@@ -122,8 +154,9 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
                    {"generator", synthetic},
                    {"runs", json::array()}};
   for (int r = 0; r < runs; ++r) {
-    const bool a100 = a100_every > 0 && r % a100_every == a100_every - 1;
-    const double scale = a100 ? 0.33 : 1.0;
+    const bool a100 =
+        shape.machines == 3 ? r % 3 == 2 : a100_every > 0 && r % a100_every == a100_every - 1;
+    const double pcie = a100 ? 31.5 : 63.0; // each figure in proportion to its own device's limits
     const double dram = a100 ? 1555.2 : 4814.3;
     json measurements = json::array();
     auto add = [&](json m, const std::string& model) {
@@ -139,7 +172,7 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
         for (int blocks : {0, 1, 2, 4, 8}) {
           const std::string config = fmt::format("v{} e{} {}", vector_bytes, elements,
                                                  blocks ? fmt::format("b{}", blocks) : "full");
-          const double centre = dram * scale * (0.70 + 0.012 * vector_bytes + 0.01 * elements);
+          const double centre = dram * (0.70 + 0.012 * vector_bytes + 0.01 * elements);
           json m = measurement("peak_copy",
                                {{"method", "kernel"},
                                 {"vector_bytes", vector_bytes},
@@ -170,8 +203,8 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
          {"h2d pageable", "h2d pinned", "d2h pageable", "d2h pinned", "zero_copy mapped"})
       for (double bytes = 4096; bytes <= 268435456; bytes *= 4)
         add(measurement("host_transfer", {{"series", series}, {"bytes", bytes}},
-                        "effective_bandwidth", "GB/s", "higher", 55.0 * bytes / (bytes + 2e5),
-                        0.02),
+                        "effective_bandwidth", "GB/s", "higher",
+                        0.87 * pcie * bytes / (bytes + 2e5), 0.02),
             model);
     for (const char* law : {"strong", "weak"}) {
       for (int sms = 8; sms <= 132; sms += 16)
@@ -198,7 +231,7 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
                           "lower", 12.0 / std::sqrt(streams), 0.01),
               model);
     add(measurement("staged_copy", {{"n_streams", 1}, {"mode", "alone"}}, "h2d_bandwidth", "GB/s",
-                    "higher", 54.0, 0.01),
+                    "higher", 0.86 * pcie, 0.01),
         model);
 
     json telemetry = json::array();
@@ -219,15 +252,18 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
                              {"started_at", nullptr},
                              {"wall_s", noise.around(5, 0.5)}});
     const int day = r % 28 + 1, month = r / 28 % 12 + 1;
+    const std::string date =
+        shape.machines == 3 ? synthetic_date(r / 3) : fmt::format("2026-{:02d}-{:02d}", month, day);
+    const std::string host = shape.machines == 3 ? fmt::format("node-{}", r % 3 + 1) : "synthetic";
     json run = {
         {"id", fmt::format("{:08x}{:024x}", 0x5e000000u + r, r * 7919u)},
         {"label", "nightly"},
-        {"started_at", fmt::format("2026-{:02d}-{:02d}T02:00:00.000Z", month, day)},
-        {"finished_at", fmt::format("2026-{:02d}-{:02d}T02:00:41.000Z", month, day)},
+        {"started_at", date + "T02:00:00.000Z"},
+        {"finished_at", date + "T02:00:41.000Z"},
         {"status", "complete"},
         {"apod_version", "0.1.0"},
         {"environment",
-         {{"host", "synthetic"},
+         {{"host", host},
           {"os", "Ubuntu 24.04.3 LTS"},
           {"kernel", r < runs / 2 ? "Linux 6.8.0" : "Linux 6.8.1"},
           {"machine", "x86_64"},
@@ -262,11 +298,13 @@ inline nlohmann::ordered_json synthetic_history(int runs, int a100_every = 0) {
         {"device",
          {{"ordinal", 0},
           {"name", model},
-          {"uuid", a100 ? "GPU-synthetic-a100" : "GPU-synthetic-h200"},
+          {"uuid", a100                  ? std::string("GPU-synthetic-a100")
+                   : shape.machines == 3 ? fmt::format("GPU-synthetic-h200-{}", r % 3)
+                                         : std::string("GPU-synthetic-h200")},
           {"compute_capability", a100 ? "8.0" : "9.0"},
           {"sm_count", a100 ? 108 : 132},
           {"theoretical_bandwidth_gbs", dram},
-          {"theoretical_pcie_gbs", a100 ? 31.5 : 63.0}}},
+          {"theoretical_pcie_gbs", pcie}}},
         {"experiments", std::move(experiments)},
         {"telemetry", std::move(telemetry)},
         {"measurements", std::move(measurements)},

@@ -2,7 +2,7 @@
 // the model beside the measurement, limits and bounds in words, the published figures where
 // their parameters put them, and percentages against the right limit.
 #include "fixtures.hpp"
-#include "sections.hpp"
+#include "context.hpp"
 
 #include "charts/littles_bound.hpp"
 #include "core/theory.hpp"

@@ -126,8 +126,8 @@ TEST(EnvironmentOfOneRun, NoDifferencesButAPanel) {
 TEST_F(Environment, WhereTheTimeWentHasABarPerRunAndExperiment) {
   const json results = history();
   const PageModel page = build_page_model(results, catalog());
-  int next_chart = 1;
-  const mustache::data block = time_chart(page, next_chart);
+  ChartIds chart_ids;
+  const mustache::data block = time_chart(page, 60, chart_ids);
   ASSERT_TRUE(block.is_object());
   const json spec = json::parse(block.get("spec_json")->string_value());
   const json& rows = spec["data"]["values"];

@@ -66,11 +66,13 @@ TEST(Escaping, OnlyOurScriptElementsExist) {
   std::vector<ScriptElement> scripts;
   markup_without_scripts(html, &scripts);
   const std::size_t charts = chart_specs(html).size();
-  const std::string sections = html.substr(html.find("<section class=\"experiment\""));
+  const std::size_t first = html.find("<section class=\"experiment\"");
+  const std::string sections = html.substr(first, html.find("<section id=\"runs\"") - first);
   // Six experiments with verified points, h2d_copy with two metrics.
   EXPECT_EQ(count(sections, "<script type=\"application/json\" data-chart-for="), 7u);
   EXPECT_EQ(count(html, "class=\"chart-canvas\""), charts); // and the page's own charts
-  EXPECT_EQ(scripts.size(), 4 + charts); // vega, vega-lite, vega-embed, charts.js + specs
+  // vega, vega-lite, vega-embed, charts.js, page.js + specs (one run: no history blocks)
+  EXPECT_EQ(scripts.size(), 5 + charts);
   EXPECT_EQ(count(html, "<script"), scripts.size());
   EXPECT_EQ(count(html, "</script>"), scripts.size());
 }
@@ -99,8 +101,13 @@ TEST(Escaping, EnvironmentsPricesAndHistoryAppearOnlyEscaped) {
   EXPECT_NE(markup.find("&lt;script&gt;window.__apod_pwned=3&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(markup.find("&lt;script&gt;window.__apod_pwned=4&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(markup.find("&lt;b&gt;odd key&lt;/b&gt;"), std::string::npos);
-  EXPECT_EQ(scripts.size(), 4 + chart_specs(html).size());
+  // Our five scripts and JSON blocks (chart specs, and the history's runs, base specs and one
+  // block per figure row), each of which parses.
+  EXPECT_EQ(scripts.size(), 5 + chart_specs(html).size());
+  EXPECT_GT(count(html, "data-chart-on-demand>"), 40u);
   EXPECT_EQ(count(html, "<script"), scripts.size());
+  // The history's data carries the hostile host only escaped for a script block.
+  EXPECT_NE(html.find("\\u003cscript\\u003ewindow.__apod_pwned=3"), std::string::npos);
 }
 
 TEST(JsonForScript, CannotEndOrBendAScriptAndRoundTrips) {
@@ -159,15 +166,17 @@ TEST(SelfContained, PolicyForbidsEveryFetchAndUnlistedScript) {
   EXPECT_EQ(policy.rfind("default-src 'none';", 0), 0u); // no fetch of any kind is allowed
   ASSERT_TRUE(std::regex_search(policy, match, std::regex("script-src ([^;]*);")));
   const std::string script_src = match[1];
-  EXPECT_EQ(count(script_src, "'sha256-"), 4u); // our four scripts, by hash
+  EXPECT_EQ(count(script_src, "'sha256-"), 5u); // our five scripts, by hash
   EXPECT_EQ(script_src.find("unsafe-inline"), std::string::npos);
   EXPECT_NE(script_src.find(std::string(assets::charts_js.csp_hash)), std::string::npos);
+  EXPECT_NE(script_src.find(std::string(assets::page_js.csp_hash)), std::string::npos);
 }
 
 TEST(SelfContained, LibrariesAreInlinedWhole) {
   const std::string html = render_html(one_run(), catalog(), json::array());
   for (const auto* asset :
-       {&assets::vega_js, &assets::vega_lite_js, &assets::vega_embed_js, &assets::charts_js}) {
+       {&assets::vega_js, &assets::vega_lite_js, &assets::vega_embed_js, &assets::charts_js,
+        &assets::page_js}) {
     EXPECT_GT(asset->text.size(), 1000u) << asset->name;
     EXPECT_NE(html.find("<script>" + std::string(asset->text) + "</script>"), std::string::npos)
         << asset->name;

@@ -38,7 +38,8 @@ TEST_F(RenderedOneRun, EveryExperimentHasASectionInCatalogOrderUnknownLast) {
 
 TEST_F(RenderedOneRun, SummaryHoldsEachExperimentsBestMedianAndPercent) {
   const std::string summary = html->substr(
-      html->find("id=\"summary\""), html->find("id=\"runs\"") - html->find("id=\"summary\""));
+      html->find("id=\"summary\""), html->find("</section>", html->find("id=\"summary\"")) -
+                                          html->find("id=\"summary\""));
   // Best verified medians of the fixture, by each metric's direction.
   for (const char* figure :
        {"3963.8 GB/s", "82.3 %", "word_bytes=8 B, offset=32", "3950.9 GB/s", "82.1 %", "55.02 GB/s",
@@ -55,10 +56,11 @@ TEST(RenderedChartMetric, TheCatalogsChartMetricIsChartedAndHeadlined) {
   json experiments = catalog();
   experiments["h2d_copy"]["chart"]["metric"] = "transfer_time";
   const std::string html = render_html(one_run(), experiments, json::array());
-  const std::string summary = html.substr(html.find("id=\"summary\""),
-                                          html.find("id=\"runs\"") - html.find("id=\"summary\""));
+  const std::size_t at = html.find("id=\"summary\"");
+  const std::string summary = html.substr(at, html.find("</section>", at) - at);
   EXPECT_NE(summary.find("0.008 ms"), std::string::npos);
-  const std::string sections = html.substr(html.find("<section class=\"experiment\""));
+  const std::size_t first = html.find("<section class=\"experiment\"");
+  const std::string sections = html.substr(first, html.find("<section id=\"runs\"") - first);
   EXPECT_EQ(count(sections, "<script type=\"application/json\" data-chart-for="),
             6u); // h2d_copy's bandwidth gets no chart of its own
   EXPECT_NE(html.find("55.02 GB/s"), std::string::npos); // but stays in the values table

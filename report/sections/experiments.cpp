@@ -1,14 +1,18 @@
-#include "sections.hpp"
+// One section per experiment present in the results: title, description, citation, notes,
+// failures, its charts (experiment_charts, report/charts/designs.cpp),
+// a table of every point (summarised across runs past runs_drawn_apart), and the published
+// figures of that experiment.
+#include "sections/sections.hpp"
 
 #include "aggregate.hpp"
 #include "charts.hpp"
 #include "format.hpp"
-#include "html.hpp"
 #include "summary.hpp"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 namespace apod::report {
 
@@ -34,17 +38,9 @@ std::vector<std::string> section_notes(const ExperimentView& experiment) {
   return notes;
 }
 
-mustache::data chart_list(const PageModel& page, const ExperimentView& experiment,
-                          const std::vector<const json*>& figures, int& next_chart) {
-  mustache::data charts{mustache::data::type::list};
-  for (const auto& block : experiment_charts(page, experiment, figures))
-    charts.push_back(chart_block(block.spec, block.caption, next_chart));
-  return charts;
-}
-
 // Which optional columns a values table needs: a column of dashes says nothing.
 struct ValueColumns {
-  bool compared = false;  ///< % of theoretical: some point has a limit
+  bool compared = false;  ///< % of theoretical: some point has a limit (GB/s or extra.limit)
   bool with_ci = false;   ///< some point stores a CI of its median
   bool with_peak = false; ///< % of achievable peak: DRAM GB/s figures and some run has a peak
 };
@@ -55,7 +51,7 @@ ValueColumns value_columns(const PageModel& page, const ExperimentView& experime
     columns.with_peak =
         columns.with_peak || (experiment.compares_with_peak(metric) && page.any_peak());
     for (const auto& point : metric.points) {
-      columns.compared = columns.compared || point.limit_gbs.has_value();
+      columns.compared = columns.compared || point.limit_value.has_value(); // GB/s or its own unit
       columns.with_ci = columns.with_ci || point.ci_low.has_value();
     }
   }
@@ -128,6 +124,29 @@ TableData values_per_run(const PageModel& page, const ExperimentView& experiment
   return table;
 }
 
+struct FailureAcrossRuns {
+  std::string device_model;
+  const PointView* point = nullptr; ///< the first failure: its parameters and reason
+  std::vector<const RunView*> runs; ///< the runs in which the point failed that way
+};
+
+// The failed points of `metric` by device model, parameters and reason, in first-seen order.
+std::vector<FailureAcrossRuns> failures_across_runs(const MetricView& metric) {
+  std::vector<FailureAcrossRuns> failures;
+  std::map<std::string, std::size_t> index_of;
+  for (const auto& point : metric.points) {
+    if (point.ok)
+      continue;
+    const std::string key =
+        point.run->device_model + '\n' + std::string(point.params_key) + '\n' + point.failure;
+    auto [it, added] = index_of.try_emplace(key, failures.size());
+    if (added)
+      failures.push_back({point.run->device_model, &point, {}});
+    failures[it->second].runs.push_back(point.run);
+  }
+  return failures;
+}
+
 // Past runs_drawn_apart runs: one row per device model and point (median of the run medians and
 // their range), and each failed point of each run on its own row.
 TableData values_across_runs(const PageModel& page, const ExperimentView& experiment) {
@@ -169,14 +188,17 @@ TableData values_across_runs(const PageModel& page, const ExperimentView& experi
       cells.push_back({std::to_string(noisy), numeric});
       table.add_row(cells, noisy ? "noisy" : "");
     }
-    for (const auto& point : metric.points) {
-      if (point.ok)
-        continue;
-      std::vector<Cell> cells = {{point.run->name}};
-      add_param_cells(cells, experiment, point.measurement->params);
+    // A point that failed the same way in many runs is one row that says in which.
+    for (const auto& failure : failures_across_runs(metric)) {
+      std::vector<Cell> cells = {
+          {failure.runs.size() == 1
+               ? failure.runs.front()->name
+               : fmt::format("{}: {} runs, {} to {}", failure.device_model, failure.runs.size(),
+                             failure.runs.front()->name, failure.runs.back()->name)}};
+      add_param_cells(cells, experiment, failure.point->measurement->params);
       if (several_metrics)
         cells.push_back({display_name(metric.metric)});
-      cells.push_back({"failed: " + point.failure, "error", figure_columns + 1});
+      cells.push_back({"failed: " + failure.point->failure, "error", figure_columns + 1});
       table.add_row(cells, "failed");
     }
   }
@@ -209,7 +231,7 @@ TableData references_table(const std::vector<const json*>& figures,
   // A published figure is compared with its own device's limit, of the kind the experiment uses.
   const char* limit_key = experiment.chart.limit == LimitKind::pcie   ? "theoretical_pcie_gbs"
                           : experiment.chart.limit == LimitKind::dram ? "theoretical_bandwidth_gbs"
-                                                                  : nullptr;
+                                                                      : nullptr;
   for (const json* figure : matching) {
     const std::string unit = string_at(*figure, "unit");
     std::string value = "—", pct = "—";
@@ -237,37 +259,9 @@ TableData references_table(const std::vector<const json*>& figures,
   return table;
 }
 
-} // namespace
-
-mustache::data chart_block(const json& spec, const std::string& caption, int& next_chart) {
-  mustache::data chart;
-  chart.set("chart_id", "chart-" + std::to_string(next_chart++));
-  chart.set("caption", caption);
-  chart.set("spec_json", json_for_script(spec));
-  return chart;
-}
-
-std::vector<const json*> published_figures(const json& references) {
-  std::vector<const json*> figures;
-  const auto add_document = [&](const json& document) {
-    for (const auto& figure : member(document, "figures"))
-      if (figure.is_object())
-        figures.push_back(&figure);
-  };
-  if (references.is_object())
-    add_document(references);
-  if (references.is_array())
-    for (const auto& item : references) {
-      if (member(item, "figures").is_array())
-        add_document(item);
-      else if (item.is_object())
-        figures.push_back(&item);
-    }
-  return figures;
-}
-
-mustache::data experiment_section(const PageModel& page, const ExperimentView& experiment,
-                                  const std::vector<const json*>& figures, int& next_chart) {
+mustache::data experiment_section(const PageContext& context, const ExperimentView& experiment) {
+  const PageModel& page = context.page;
+  const std::vector<const json*>& figures = context.published;
   mustache::data section;
   section.set("anchor", experiment.anchor);
   section.set("name", experiment.name);
@@ -290,7 +284,10 @@ mustache::data experiment_section(const PageModel& page, const ExperimentView& e
     failures.push_back(item);
   }
   section.set("failures", failures);
-  section.set("charts", chart_list(page, experiment, figures, next_chart));
+  mustache::data charts{mustache::data::type::list};
+  for (const ChartBlock& chart : experiment_charts(page, experiment, figures))
+    charts.push_back(chart_block(chart.spec, chart.caption, context.charts));
+  section.set("charts", charts);
 
   const TableData values = values_table(page, experiment);
   if (values.row_count() == 0) {
@@ -316,6 +313,19 @@ mustache::data experiment_section(const PageModel& page, const ExperimentView& e
                                      published.row_count() == 1 ? "" : "s"));
     section.set("references", block);
   }
+  return section;
+}
+
+} // namespace
+
+mustache::data experiments_section(const PageContext& context) {
+  if (context.page.experiments.empty())
+    return false;
+  mustache::data list{mustache::data::type::list};
+  for (const auto& experiment : context.page.experiments)
+    list.push_back(experiment_section(context, experiment));
+  mustache::data section;
+  section.set("experiments", list);
   return section;
 }
 

@@ -1,0 +1,100 @@
+#include "comparison_charts.hpp"
+
+#include "charts.hpp"
+#include "format.hpp"
+#include "palette.hpp"
+
+#include <algorithm>
+
+namespace apod::report {
+
+std::optional<double> measure_of(const ModelFigure& figure, Measure measure) {
+  switch (measure) {
+  case Measure::pct_of_limit:
+    return figure.across.pct_of_limit;
+  case Measure::per_kusd:
+    return figure.per_kusd;
+  case Measure::per_w:
+    return figure.per_w;
+  }
+  return std::nullopt;
+}
+
+std::string measure_title(Measure measure, const std::string& family, const std::string& unit) {
+  switch (measure) {
+  case Measure::pct_of_limit:
+    return "% of the device's own " + family_title(family) + " limit";
+  case Measure::per_kusd:
+    return unit + " per $1000";
+  case Measure::per_w:
+    return unit + " per W";
+  }
+  return "";
+}
+
+json matched_chart(const std::vector<MatchedFigure>& figures, const std::string& family,
+                   Measure measure, const std::vector<std::string>& models,
+                   const std::vector<std::string>& colours) {
+  json rows = json::array();
+  std::string unit;
+  for (const auto& figure : figures) {
+    if (figure.family != family)
+      continue;
+    std::size_t with_value = 0;
+    for (const auto& model : figure.models)
+      with_value += measure_of(model, measure).has_value();
+    if (with_value < 2)
+      continue; // a bar with nothing beside it compares nothing
+    unit = figure.metric->unit;
+    const std::string label =
+        short_title(figure.experiment->title) + " · " + display_name(figure.metric->metric);
+    for (const auto& model : figure.models)
+      if (const auto value = measure_of(model, measure))
+        rows.push_back({{"figure", label},
+                        {"device", model.model},
+                        {"value", round_significant(*value)},
+                        {"value_text", measure == Measure::pct_of_limit ? format_percent(*value)
+                                                                        : format_number(*value)},
+                        {"point", format_params(figure.params)}});
+  }
+  if (rows.empty())
+    return nullptr;
+  std::vector<std::string> labels;
+  for (const auto& row : rows)
+    if (std::find(labels.begin(), labels.end(), row["figure"]) == labels.end())
+      labels.push_back(row["figure"]);
+  const std::string title = measure_title(measure, family, unit);
+  json bars = {{"mark", {{"type", "bar"}, {"tooltip", true}}},
+               {"encoding",
+                {{"y",
+                  {{"field", "figure"},
+                   {"type", "nominal"},
+                   {"sort", nullptr},
+                   {"title", nullptr},
+                   {"axis", {{"labelLimit", 0}}}}},
+                 {"yOffset", {{"field", "device"}, {"sort", models}}},
+                 {"x", {{"field", "value"}, {"type", "quantitative"}, {"title", title}}},
+                 {"color",
+                  {{"field", "device"},
+                   {"type", "nominal"},
+                   {"title", "device"},
+                   {"scale", {{"domain", models}, {"range", colours}}},
+                   {"legend", {{"orient", "bottom"}, {"labelLimit", 0}}}}},
+                 {"tooltip",
+                  {{{"field", "device"}, {"title", "device"}},
+                   {{"field", "figure"}, {"title", "figure"}},
+                   {{"field", "point"}, {"title", "at"}},
+                   {{"field", "value_text"}, {"title", title}}}}}}};
+  json layers = json::array({std::move(bars)});
+  if (measure == Measure::pct_of_limit)
+    layers.push_back({{"mark", {{"type", "rule"}, {"color", alarm_colour}, {"strokeDash", {6, 4}}}},
+                      {"encoding", {{"x", {{"datum", 100}}}}}});
+  const std::size_t height = labels.size() * (models.size() * 14 + 14);
+  return {{"width", "container"},
+          {"height", std::max<std::size_t>(height, 60)},
+          {"data", {{"values", std::move(rows)}}},
+          {"layer", std::move(layers)},
+          {"config", chart_config()}};
+}
+
+} // namespace apod::report

@@ -1,0 +1,314 @@
+// The buyer's comparison (Phoronix's result viewer, made fair): with two or more device models,
+// matched points only (same experiment, parameters and metric) side by side, each figure against
+// the device's own limit, relative performance, per-$ and per-W where prices and power are known,
+// a composite per family of limit with its definition, and published figures beside the same
+// measurement only. DRAM, PCIe and every other unit have charts of their own.
+#include "sections/sections.hpp"
+
+#include "comparison_charts.hpp"
+#include "format.hpp"
+#include "matched.hpp"
+#include "palette.hpp"
+#include "telemetry.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace apod::report {
+
+namespace {
+
+// Past this many rows a table starts folded.
+constexpr std::size_t open_rows = 40;
+
+std::string or_dash(const std::optional<double>& value, const std::string& unit) {
+  return value ? format_with_unit(*value, unit) : "—";
+}
+
+// The power each model drew under load: the median over its headline figures' runs of the power
+// during that work (point_watts).
+std::optional<double> power_under_load(const std::vector<MatchedFigure>& figures,
+                                       const std::string& model) {
+  std::vector<double> watts;
+  for (const auto& figure : figures)
+    for (const auto& m : figure.models)
+      if (m.model == model)
+        for (const PointView* point : m.across.points)
+          if (const auto w = point_watts(*point))
+            watts.push_back(*w);
+  return median_of(watts);
+}
+
+TableData devices_table(const PageContext& context, const std::vector<MatchedFigure>& headline) {
+  const PageModel& page = context.page;
+  const Prices& prices = context.options.prices;
+  TableData table({{"device", ""},
+                   {"runs", numeric},
+                   {"theoretical DRAM", numeric},
+                   {"theoretical PCIe", numeric},
+                   {"price", numeric},
+                   {"power under load", numeric}},
+                  "compared-devices");
+  for (const auto& model : page.device_models) {
+    const auto runs = page.runs_of_model(model);
+    const auto usd = price_of(prices, model);
+    table.add_row({{model},
+                   figure_cell(std::to_string(runs.size()), double(runs.size())),
+                   figure_cell(or_dash(runs.front()->dram_gbs, "GB/s"), runs.front()->dram_gbs),
+                   figure_cell(or_dash(runs.front()->pcie_gbs, "GB/s"), runs.front()->pcie_gbs),
+                   figure_cell(usd ? fmt::format("${:.0f}", *usd) : "no price given", usd),
+                   figure_cell(or_dash(power_under_load(headline, model), "W"),
+                               power_under_load(headline, model))});
+  }
+  return table.sortable();
+}
+
+// Per family, per model: the geometric mean of % of limit over the headline figures of that
+// family that every compared model has a percentage for, so each model is averaged over the
+// same figures.
+TableData composite_table(const std::vector<MatchedFigure>& headline,
+                          const std::vector<std::string>& models) {
+  std::vector<Column> columns = {{"family", ""}, {"figures", numeric}};
+  for (const auto& model : models)
+    columns.push_back({model, numeric});
+  TableData table(std::move(columns), "composite");
+  std::vector<std::string> families;
+  for (const auto& figure : headline)
+    if (!figure.family.empty() &&
+        std::find(families.begin(), families.end(), figure.family) == families.end())
+      families.push_back(figure.family);
+  for (const auto& family : families) {
+    std::map<std::string, double> log_sum;
+    std::size_t count = 0;
+    for (const auto& figure : headline) {
+      const bool complete =
+          figure.family == family && figure.models.size() == models.size() &&
+          std::all_of(figure.models.begin(), figure.models.end(), [](const ModelFigure& m) {
+            return m.across.pct_of_limit && *m.across.pct_of_limit > 0;
+          });
+      if (!complete)
+        continue;
+      ++count;
+      for (const auto& m : figure.models)
+        log_sum[m.model] += std::log(*m.across.pct_of_limit);
+    }
+    if (count == 0)
+      continue;
+    std::vector<Cell> cells = {{family_title(family)},
+                               figure_cell(std::to_string(count), double(count))};
+    for (const auto& model : models) {
+      const double mean = std::exp(log_sum[model] / count);
+      cells.push_back(figure_cell(format_percent(mean), mean));
+    }
+    table.add_row(cells);
+  }
+  return table;
+}
+
+TableData figures_table(const std::vector<MatchedFigure>& figures, bool headline) {
+  const bool prices = std::any_of(figures.begin(), figures.end(), [](const MatchedFigure& f) {
+    return std::count_if(f.models.begin(), f.models.end(),
+                         [](const ModelFigure& m) { return m.per_kusd.has_value(); }) >= 2;
+  });
+  const bool power = std::any_of(figures.begin(), figures.end(), [](const MatchedFigure& f) {
+    return std::count_if(f.models.begin(), f.models.end(),
+                         [](const ModelFigure& m) { return m.per_w.has_value(); }) >= 2;
+  });
+  std::vector<Column> columns = {{"figure", ""},       {"at", ""},
+                                 {"device", ""},       {"median of runs", numeric},
+                                 {"runs", numeric},    {"% of its limit", numeric},
+                                 {"relative", numeric}};
+  if (prices)
+    columns.push_back({"per $1000", numeric});
+  if (power)
+    columns.push_back({"per W", numeric});
+  TableData table(std::move(columns), headline ? "comparison" : "comparison-all");
+  for (const auto& figure : figures) {
+    const ModelFigure& best = figure.best();
+    for (const auto& m : figure.models) {
+      const double relative = 1.0 / figure.advantage(m);
+      std::vector<Cell> cells = {
+          {figure.title(), "", 0, figure.experiment->anchor},
+          {format_params(figure.params)},
+          {m.model},
+          figure_cell(format_with_unit(m.across.median, figure.metric->unit), m.across.median),
+          figure_cell(std::to_string(m.across.points.size()), double(m.across.points.size())),
+          figure_cell(m.across.pct_of_limit ? format_percent(*m.across.pct_of_limit) : "—",
+                      m.across.pct_of_limit),
+          figure_cell(&m == &best ? "best" : format_ratio(relative), relative)};
+      if (prices)
+        cells.push_back(figure_cell(m.per_kusd ? format_number(*m.per_kusd) : "—", m.per_kusd));
+      if (power)
+        cells.push_back(figure_cell(m.per_w ? format_number(*m.per_w) : "—", m.per_w));
+      table.add_row(cells, &m == &best ? "best" : "");
+    }
+  }
+  return table.sortable();
+}
+
+bool params_contain(const json& params, const json& wanted) {
+  if (!wanted.is_object())
+    return true;
+  for (const auto& [key, value] : wanted.items())
+    if (!params.is_object() || !params.contains(key) || params.at(key) != value)
+      return false;
+  return true;
+}
+
+// Published figures beside the same measurement: the same experiment and metric, at a point
+// whose parameters include every parameter the publication states.
+TableData published_table(const PageContext& context) {
+  TableData table({{"figure", ""},
+                   {"device", ""},
+                   {"at", ""},
+                   {"value", numeric},
+                   {"% of its limit", numeric},
+                   {"source", ""}},
+                  "published-matched");
+  for (const json* published : context.published) {
+    const std::string experiment_name = string_at(*published, "experiment");
+    const auto experiment =
+        std::find_if(context.page.experiments.begin(), context.page.experiments.end(),
+                     [&](const ExperimentView& e) { return e.name == experiment_name; });
+    if (experiment == context.page.experiments.end() || !has_number(*published, "value"))
+      continue;
+    const std::string metric_name = string_at(*published, "metric");
+    const std::string unit = string_at(*published, "unit");
+    const auto metric = std::find_if(
+        experiment->metrics.begin(), experiment->metrics.end(),
+        [&](const MetricView& m) { return m.metric == metric_name && m.unit == unit; });
+    if (metric == experiment->metrics.end())
+      continue;
+    std::vector<const PointAcrossRuns*> ours;
+    const auto& groups = points_across_runs(*metric);
+    for (const auto& model : context.page.device_models) {
+      const PointAcrossRuns* best = nullptr;
+      for (const auto& group : groups)
+        if (group.device_model == model && params_contain(*group.params, (*published)["params"]) &&
+            (!best || (metric->higher_is_better ? group.median > best->median
+                                                : group.median < best->median)))
+          best = &group;
+      if (best)
+        ours.push_back(best);
+    }
+    if (ours.empty())
+      continue;
+    const double value = published->at("value").get<double>();
+    const char* limit_key = experiment->chart.limit == LimitKind::pcie
+                                ? "theoretical_pcie_gbs"
+                                : "theoretical_bandwidth_gbs";
+    std::optional<double> pct;
+    if (unit == "GB/s" && experiment->chart.limit != LimitKind::none &&
+        has_number(*published, limit_key))
+      pct = percent_of(value, published->at(limit_key).get<double>());
+    const std::string figure = experiment->title + ": " + display_name(metric_name);
+    table.add_row({{figure, "", 0, experiment->anchor},
+                   {string_at(*published, "device", "unknown device") + " (published)"},
+                   {format_params(member(*published, "params"))},
+                   {format_with_unit(value, unit), numeric},
+                   {pct ? format_percent(*pct) : "—", numeric},
+                   {string_at(*published, "source", "published")}},
+                  "published");
+    for (const PointAcrossRuns* group : ours)
+      table.add_row({{figure, "", 0, experiment->anchor},
+                     {group->device_model},
+                     {format_params(*group->params)},
+                     {format_with_unit(group->median, unit), numeric},
+                     {group->pct_of_limit ? format_percent(*group->pct_of_limit) : "—", numeric},
+                     {fmt::format("measured, {} runs", group->points.size())}});
+  }
+  return table;
+}
+
+mustache::data folded(const TableData& table, const std::string& summary) {
+  mustache::data block = table.data();
+  block.set("open", table.row_count() <= open_rows);
+  block.set("summary", summary);
+  return block;
+}
+
+mustache::data chart_list(const PageContext& context, const std::vector<MatchedFigure>& figures) {
+  const auto& models = context.page.device_models;
+  const auto colours = stable_colours(models);
+  std::vector<std::string> families;
+  for (const auto& figure : figures)
+    if (!figure.family.empty() &&
+        std::find(families.begin(), families.end(), figure.family) == families.end())
+      families.push_back(figure.family);
+  mustache::data charts{mustache::data::type::list};
+  for (const auto& family : families)
+    for (const Measure measure : {Measure::pct_of_limit, Measure::per_kusd, Measure::per_w}) {
+      const json spec = matched_chart(figures, family, measure, models, colours);
+      if (spec.is_null())
+        continue;
+      std::string caption = family_title(family) + ": ";
+      caption += measure == Measure::pct_of_limit
+                     ? "each figure as % of the device's own limit (dashed line: 100 %)"
+                 : measure == Measure::per_kusd ? "per $1000 of the price given with --prices"
+                                                : "per watt drawn during the work";
+      charts.push_back(chart_block(spec, caption, context.charts));
+    }
+  return charts;
+}
+
+std::vector<std::string> notes(const PageContext& context) {
+  std::vector<std::string> texts = {
+      "Only matched points are set side by side: the same experiment, parameters and metric on "
+      "every device model, each the median of that model's runs. Each figure is read against "
+      "its own device's limit (DRAM bandwidth for device memory, the PCIe line rate for "
+      "transfers, an experiment's own limit for other units); figures of different limits have "
+      "charts of their own, never a shared axis. Relative: the figure over the best model's "
+      "(for times, the best time over the figure's).",
+      "Composite: per family of limit, the geometric mean of the % of limit of the headline "
+      "figures that every model measured (one per experiment), so that no single figure "
+      "dominates and every model is averaged over the same figures."};
+  if (!context.options.prices.empty()) {
+    std::string unknown;
+    for (const auto& [model, usd] : context.options.prices)
+      if (std::find(context.page.device_models.begin(), context.page.device_models.end(), model) ==
+          context.page.device_models.end())
+        unknown += (unknown.empty() ? "" : ", ") + model;
+    texts.push_back("Per $1000: the figure over the price given with --prices, for throughputs "
+                    "only, and only where two or more models have a price." +
+                    (unknown.empty()
+                         ? std::string()
+                         : " Prices for models not in these results: " + unknown + "."));
+  }
+  texts.push_back("Per W: each run's figure over the power drawn during that work, then the "
+                  "median over the runs; only where two or more models have power telemetry.");
+  return texts;
+}
+
+} // namespace
+
+mustache::data comparison_section(const PageContext& context) {
+  if (context.page.device_models.size() < 2)
+    return false;
+  const auto headline = matched_figures(context.page, context.options.prices, true);
+  const auto every = matched_figures(context.page, context.options.prices, false);
+  mustache::data section;
+  section.set("notes", text_list(notes(context)));
+  section.set("compared_devices", devices_table(context, headline).data());
+  const TableData composite = composite_table(headline, context.page.device_models);
+  section.set("composite", composite.row_count() ? composite.data() : mustache::data(false));
+  section.set("figures",
+              headline.empty() ? mustache::data(false) : figures_table(headline, true).data());
+  section.set("charts", chart_list(context, headline));
+  const TableData published = published_table(context);
+  section.set("published", published.row_count()
+                               ? folded(published, fmt::format("{} rows: published figures beside "
+                                                               "the same measurement",
+                                                               published.row_count()))
+                               : mustache::data(false));
+  const TableData all = figures_table(every, false);
+  section.set("every", every.empty() ? mustache::data(false)
+                                     : folded(all, fmt::format("Every matched point: {} rows",
+                                                               all.row_count())));
+  section.set("none_matched", headline.empty());
+  return section;
+}
+
+} // namespace apod::report

@@ -1,0 +1,85 @@
+#include "verdict.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace apod::report {
+
+std::vector<const PointVerdict*> BaselineVerdict::regressions() const {
+  std::vector<const PointVerdict*> found;
+  if (!comparison)
+    return found;
+  for (const auto& point : comparison->points)
+    if (point.regression)
+      found.push_back(&point);
+  std::stable_sort(found.begin(), found.end(), [](const PointVerdict* a, const PointVerdict* b) {
+    return std::fabs(a->slowdown) > std::fabs(b->slowdown);
+  });
+  return found;
+}
+
+std::size_t BaselineVerdict::count(Change change) const {
+  return comparison ? static_cast<std::size_t>(comparison->count(change)) : 0;
+}
+
+const PointVerdict* BaselineVerdict::pair_for(const ExperimentView& experiment,
+                                              const MetricView& metric, const json& params) const {
+  if (!comparison)
+    return nullptr;
+  for (const auto& point : comparison->points)
+    if (point.experiment == experiment.name && point.metric == metric.metric &&
+        point.unit == metric.unit && point.params == params)
+      return &point;
+  return nullptr;
+}
+
+std::string verdict_word(const PointVerdict& point) {
+  return point.regression ? "regression" : change_name(point.change);
+}
+
+double relative_change(const PointVerdict& point) {
+  return point.baseline > 0 ? point.candidate / point.baseline - 1 : 0;
+}
+
+BaselineVerdict baseline_verdict(const PageModel& page, const std::string& pinned_id) {
+  BaselineVerdict verdict;
+  verdict.pinned_id = pinned_id;
+  if (pinned_id.empty()) {
+    verdict.why_none = "No baseline is pinned: `apod baseline set RUN` pins the run that later "
+                       "runs are judged against.";
+    return verdict;
+  }
+  for (const auto& run : page.runs)
+    if (run.id == pinned_id)
+      verdict.baseline = &run;
+  if (!verdict.baseline) {
+    verdict.why_none =
+        "The pinned baseline " + pinned_id.substr(0, 12) + " is not among the runs of this report.";
+    return verdict;
+  }
+  const auto runs = page.runs_of_model(verdict.baseline->device_model);
+  for (auto run = runs.rbegin(); run != runs.rend() && !verdict.candidate; ++run)
+    if (*run != verdict.baseline)
+      verdict.candidate = *run;
+  if (!verdict.candidate) {
+    verdict.why_none = "No other run of " + verdict.baseline->device_model +
+                       " besides the pinned baseline: nothing to judge yet.";
+    return verdict;
+  }
+  std::vector<const RunRecord*> history;
+  for (const auto& run : page.runs)
+    history.push_back(run.run);
+  verdict.comparison =
+      judge(*verdict.baseline->run, *verdict.candidate->run,
+            NoiseModel::from_runs(history, {verdict.candidate->id}), CompareOptions{});
+  if (!verdict.comparison->nothing_compared.empty()) {
+    verdict.why_none =
+        "Nothing of the newest run " + verdict.candidate->name +
+        " could be compared with the pinned baseline: " + verdict.comparison->nothing_compared +
+        ".";
+    verdict.comparison.reset();
+  }
+  return verdict;
+}
+
+} // namespace apod::report
