@@ -15,7 +15,7 @@
 #   ONE_DEVICE="data/runs/a.json ..." TWO_MODELS="data/runs/h100.json data/runs/h200.json ..."
 #   HISTORY_DB=fleet.db ci/screenshots.sh build docs/screenshots
 #
-# Defaults: ONE_DEVICE is every committed document of data/runs (all H200 so far); TWO_MODELS every committed
+# Defaults: ONE_DEVICE is every committed H200 document of data/runs (.json or .json.gz); TWO_MODELS every committed
 # document of data/runs. When those cover a single device model (only H200 runs are committed so
 # far), the two-model image is taken of the synthetic two-model fixture
 # (tests/report/fixtures/synthetic_history.json, whose page says it is synthetic) and the script
@@ -26,8 +26,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 out=${2:-$root/docs/screenshots}
 apod=$build/apod
-one_device=${ONE_DEVICE:-$(ls "$root"/data/runs/*.json)}
-two_models=${TWO_MODELS:-$(ls "$root"/data/runs/*.json)}
+one_device=${ONE_DEVICE:-$(ls "$root"/data/runs/nvidia-h200-*.json "$root"/data/runs/nvidia-h200-*.json.gz)}
+two_models=${TWO_MODELS:-$(ls "$root"/data/runs/*.json "$root"/data/runs/*.json.gz)}
 shoot="node $root/tests/browser/screenshot.js"
 [ -x "$apod" ] || { echo "screenshots: no apod at $apod (build first)" >&2; exit 2; }
 mkdir -p "$out"
