@@ -413,3 +413,15 @@ TEST(Judge, ASlowdownOnAPointTheCandidateMeasuredAsNoisyIsUnconfirmed) {
     EXPECT_EQ(text.find("noisy in the candidate") != std::string::npos, noisy) << text;
   }
 }
+
+TEST(MetricClasses, SmallTransfersAreHostPhaseLatenciesBulkOnesTheLink) {
+  Measurement m;
+  m.unit = "GB/s";
+  m.metric = "effective_bandwidth";
+  m.params = {{"memory", "pinned"}, {"bytes", 4096}};
+  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_phase);
+  m.params["bytes"] = 268435456;
+  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_link);
+  m.extra = {{"bytes_per_transfer", 65536.0}}; // a batch of small transfers: each is small
+  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_phase);
+}
