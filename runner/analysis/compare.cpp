@@ -117,6 +117,11 @@ int Verdict::regressions() const {
                                         [](const PointVerdict& p) { return p.regression; }));
 }
 
+int Verdict::whole_regressions() const {
+  return static_cast<int>(std::count_if(wholes.begin(), wholes.end(),
+                                        [](const PointVerdict& p) { return p.regression; }));
+}
+
 int Verdict::unconfirmed() const {
   return static_cast<int>(std::count_if(points.begin(), points.end(),
                                         [](const PointVerdict& p) { return p.unconfirmed(); }));
@@ -135,7 +140,7 @@ int Verdict::points_with_noise(NoiseSource s) const {
 int Verdict::exit_code() const {
   if (points.empty())
     return exit_usage;
-  return regressions() ? exit_regression : exit_ok;
+  return regressions() || whole_regressions() ? exit_regression : exit_ok;
 }
 
 int exit_code(const std::vector<Verdict>& verdicts) {

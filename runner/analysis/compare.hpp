@@ -3,7 +3,12 @@
 // that positive is slower, is tested against the run-to-run noise of that point on that machine
 // (noise.hpp), the p-values of all gated points are adjusted together (Holm: the family-wise
 // error rate holds whatever the dependence between points), and a significant slowdown beyond
-// the threshold is a regression. docs/ci.md documents the model, its defaults and how they were
+// the threshold is a regression. Beside the points, each experiment's gated points of one class
+// are also taken whole (the median of their slowdowns, against the run-to-run noise of that
+// median, noise.hpp) in the same Holm family: a slowdown of a whole experiment is found even where
+// single points are too noisy to show it (a 5% slowdown of every pinned transfer on an H100
+// whose PCIe transfers hiccup 5-8% for a whole point now and then), while a transient on one
+// point moves the median not at all. docs/ci.md documents the model, its defaults and how they were
 // measured, the false-alarm rate and the smallest change detected per class.
 #pragma once
 
@@ -58,6 +63,9 @@ struct PointVerdict {
   /// points that measured cleanly too, and `--pool` over repeats confirms one (docs/ci.md).
   bool noisy_candidate = false;
   bool regression = false;
+  /// 0 for a point; n > 0 for an experiment's n gated points of `metric_class` taken whole, whose
+  /// slowdown is the median of theirs (baseline 1, candidate the relative level, unit "1").
+  int points_taken_whole = 0;
   /// A gated slowdown beyond the threshold on a point the candidate measured as noisy.
   bool unconfirmed() const { return gated && change == Change::slower && noisy_candidate; }
   double factor() const; ///< exp(|slowdown|): "1.34x slower"
@@ -86,9 +94,13 @@ struct Verdict {
   double threshold = 0, fwer = 0;
   int gated_points = 0;
   std::vector<PointVerdict> points; ///< regressions first, then faster, slower, same
+  /// Each experiment's gated points of one class taken whole (PointVerdict::points_taken_whole),
+  /// where its history gives the noise of their median; in the points' Holm family.
+  std::vector<PointVerdict> wholes;
   std::vector<LeftOut> left_out;
   std::string nothing_compared; ///< non-empty: why not one point could be compared
-  int regressions() const;
+  int regressions() const;       ///< of points
+  int whole_regressions() const; ///< of experiments taken whole
   int unconfirmed() const; ///< slowdowns on points noisy in the candidate, not gated
   int count(Change c) const;
   int points_with_noise(NoiseSource s) const;

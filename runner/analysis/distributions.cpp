@@ -102,14 +102,23 @@ double trigamma_inverse(double y) {
 }
 
 std::vector<double> holm_adjust(const std::vector<double>& p) {
+  return holm_adjust(p, std::vector<double>(p.size(), 1.0));
+}
+
+std::vector<double> holm_adjust(const std::vector<double>& p, const std::vector<double>& w) {
   std::vector<size_t> order(p.size());
   std::iota(order.begin(), order.end(), size_t{0});
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return p[a] < p[b]; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return p[a] / w[a] < p[b] / w[b]; });
+  double remaining = 0; // the weight of the hypotheses not yet rejected
+  for (double x : w)
+    remaining += x;
   std::vector<double> adjusted(p.size());
   double running = 0; // step-down: an adjusted p is never below the one before it
-  for (size_t rank = 0; rank < order.size(); ++rank) {
-    running = std::max(running, std::min(1.0, (p.size() - rank) * p[order[rank]]));
-    adjusted[order[rank]] = running;
+  for (size_t i : order) {
+    running = std::max(running, std::min(1.0, p[i] * remaining / w[i]));
+    adjusted[i] = running;
+    remaining -= w[i];
   }
   return adjusted;
 }

@@ -30,5 +30,9 @@ double trigamma_inverse(double y);
 /// family-wise error rate alpha when its adjusted p is <= alpha, whatever the dependence between
 /// the points.
 std::vector<double> holm_adjust(const std::vector<double>& p);
+/// Holm's weighted step-down (Holm 1979, section 5): hypotheses in order of p / w, each adjusted
+/// p = p x (weight not yet rejected) / w; the family-wise error rate holds for any positive
+/// weights. Equal weights are holm_adjust(p).
+std::vector<double> holm_adjust(const std::vector<double>& p, const std::vector<double>& w);
 
 } // namespace apod

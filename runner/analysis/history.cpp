@@ -10,11 +10,7 @@ namespace apod {
 
 namespace {
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
+using apod::median_of; // noise.hpp's, beside the range overload below
 
 double median_of(const std::vector<double>& x, int from, int to) {
   return median_of(std::vector<double>(x.begin() + from, x.begin() + to));

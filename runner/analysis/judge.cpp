@@ -113,8 +113,7 @@ PointVerdict test_pair(double base_value, const Figure& cand, const NoiseEstimat
   p.baseline = base_value;
   p.candidate = cand.value;
   p.noisy_candidate = cand.runs == 1 && m.noisy; // a pooled batch's median answers for itself
-  const double log_ratio = std::log(cand.value / base_value);
-  p.slowdown = m.direction == Direction::higher ? -log_ratio : log_ratio;
+  p.slowdown = slowdown_of(m, base_value, cand.value);
   double variance = nb.sigma * nb.sigma + nc.sigma * nc.sigma / cand.runs;
   if (!same_machine)
     variance += 2 * defaults.device_sigma * defaults.device_sigma;
@@ -127,6 +126,55 @@ PointVerdict test_pair(double base_value, const Figure& cand, const NoiseEstimat
   return p;
 }
 
+/// Each experiment's gated points of one class that the candidate measured cleanly, taken whole:
+/// the median of their slowdowns against the noise of that median on the two machines (none
+/// where neither machine has a history of it: without history a whole is only as sure as its
+/// points, which are tested already).
+std::vector<PointVerdict> test_wholes(const std::vector<PointVerdict>& points,
+                                      const NoiseModel& noise, const std::string& base_machine,
+                                      const std::string& cand_machine, int cand_runs,
+                                      bool same_machine) {
+  std::map<std::pair<std::string, MetricClass>, std::vector<double>> slowdowns;
+  for (const PointVerdict& p : points)
+    if (p.gated && !p.noisy_candidate)
+      slowdowns[{p.experiment, p.metric_class}].push_back(p.slowdown);
+  std::vector<PointVerdict> wholes;
+  for (const auto& [id, values] : slowdowns) {
+    const auto& [experiment, c] = id;
+    if (static_cast<int>(values.size()) < min_whole_points)
+      continue;
+    const NoiseEstimate nb = noise.estimate_whole(base_machine, experiment, c);
+    const NoiseEstimate nc = noise.estimate_whole(cand_machine, experiment, c);
+    if (nb.runs == 0 && nc.runs == 0)
+      continue;
+    const NoiseEstimate& known = nb.runs ? nb : nc; // a machine without its history: the other's
+    const NoiseEstimate& b = nb.runs ? nb : known;
+    const NoiseEstimate& k = nc.runs ? nc : known;
+    PointVerdict w;
+    w.key = "whole|" + experiment + "|" + class_name(c);
+    w.experiment = experiment;
+    w.metric = fmt::format("median of {} points", values.size());
+    w.unit = "1";
+    w.params = {{"class", class_phrase(c)}};
+    w.metric_class = c;
+    w.gated = true;
+    w.points_taken_whole = static_cast<int>(values.size());
+    w.slowdown = median_of(values);
+    w.baseline = 1;
+    w.candidate = std::exp(-w.slowdown); // the relative level: below 1 is slower
+    double variance = b.sigma * b.sigma + k.sigma * k.sigma / cand_runs;
+    if (!same_machine)
+      variance += 2 * std::pow(class_defaults(c).device_sigma, 2);
+    w.noise = std::sqrt(variance);
+    w.df = std::min(b.df, k.df);
+    w.p = t_two_sided_p(w.slowdown / w.noise, w.df);
+    w.noise_source = NoiseSource::history;
+    w.history_runs = std::max(nb.runs, nc.runs);
+    wholes.push_back(std::move(w));
+  }
+  return wholes;
+}
+
 /// The families Holm runs within: gated points the candidate measured cleanly (the test that
 /// gates), gated points it measured as noisy (reported as unconfirmed, so not in the gating
 /// family: a point that cannot fail the build does not dilute the power of those that can), and
@@ -137,27 +185,43 @@ Family family_of(const PointVerdict& p) {
   return !p.gated ? Family::derived : p.noisy_candidate ? Family::noisy : Family::gating;
 }
 
-/// Holm within each family, then the verdict of every point.
-void decide(std::vector<PointVerdict>& points, const CompareOptions& options, int& gated_points) {
+/// The share of the gating family's error rate spent on the experiments taken whole when there
+/// are points beside them: half. A whole is the test of "this experiment got slower", the one a
+/// nightly gate exists for, and there are ~20 of them against ~500 points; an even split keeps
+/// the points' power within a factor 2 in p (docs/ci.md, "Two tests in one family").
+constexpr double whole_share = 0.5;
+
+/// Holm within each family (weighted in the gating family: the experiments taken whole share
+/// whole_share of its weight, the points the rest), then the verdict of every point and whole.
+void decide(Verdict& v, const CompareOptions& options) {
   for (Family f : {Family::gating, Family::noisy, Family::derived}) {
     std::vector<PointVerdict*> family;
-    for (auto& p : points)
-      if (family_of(p) == f)
-        family.push_back(&p);
+    int wholes = 0;
+    for (auto* list : {&v.points, &v.wholes})
+      for (auto& p : *list)
+        if (family_of(p) == f) {
+          family.push_back(&p);
+          wholes += p.points_taken_whole > 0;
+        }
+    const int points = static_cast<int>(family.size()) - wholes;
     if (f == Family::gating)
-      gated_points = static_cast<int>(family.size());
-    std::vector<double> raw;
-    for (const auto* p : family)
+      v.gated_points = points;
+    std::vector<double> raw, weight;
+    for (const auto* p : family) {
       raw.push_back(p->p);
-    const std::vector<double> adjusted = holm_adjust(raw);
-    std::map<double, double> critical;
+      weight.push_back(p->points_taken_whole ? (points ? whole_share : 1.0) / wholes
+                                             : (wholes ? 1 - whole_share : 1.0) / points);
+    }
+    const std::vector<double> adjusted = holm_adjust(raw, weight);
+    std::map<std::pair<double, double>, double> critical;
     for (size_t i = 0; i < family.size(); ++i) {
       PointVerdict& p = *family[i];
       p.p_adjusted = adjusted[i];
       const double floor = std::log1p(options.threshold_for(p.experiment));
-      auto crit = critical.find(p.df); // few distinct df: bisect once each
+      const auto id = std::make_pair(p.df, weight[i]); // few distinct: bisect once each
+      auto crit = critical.find(id);
       if (crit == critical.end())
-        crit = critical.emplace(p.df, t_critical(options.fwer / family.size(), p.df)).first;
+        crit = critical.emplace(id, t_critical(options.fwer * weight[i], p.df)).first;
       const double bound = crit->second * p.noise;
       p.detectable = std::expm1(std::max(bound, floor));
       if (p.p_adjusted <= options.fwer && std::abs(p.slowdown) > floor)
@@ -173,11 +237,12 @@ void decide(std::vector<PointVerdict>& points, const CompareOptions& options, in
            : p.change == Change::slower ? 3
                                         : 4;
   };
-  std::stable_sort(points.begin(), points.end(), [&](const PointVerdict& a, const PointVerdict& b) {
-    if (rank(a) != rank(b))
-      return rank(a) < rank(b);
-    return rank(a) < 4 && std::abs(a.slowdown) > std::abs(b.slowdown);
-  });
+  for (auto* list : {&v.points, &v.wholes})
+    std::stable_sort(list->begin(), list->end(), [&](const PointVerdict& a, const PointVerdict& b) {
+      if (rank(a) != rank(b))
+        return rank(a) < rank(b);
+      return rank(a) < 4 && std::abs(a.slowdown) > std::abs(b.slowdown);
+    });
 }
 
 Verdict judge_figures(const RunRecord& base_run, const RunRecord& cand_run, const Figures& figures,
@@ -231,7 +296,9 @@ Verdict judge_figures(const RunRecord& base_run, const RunRecord& cand_run, cons
     if (!cand_keys.count(m->comparability_key) && !cand_identities.count(identity(*m)))
       left_out.push_back({m->experiment, m->metric, m->params, LeftOutReason::removed, ""});
   v.left_out = std::move(left_out);
-  decide(v.points, options, v.gated_points);
+  const int cand_runs = figures.empty() ? 1 : figures.front().second.runs;
+  v.wholes = test_wholes(v.points, noise, base_machine, cand_machine, cand_runs, v.same_machine);
+  decide(v, options);
   if (v.points.empty())
     v.nothing_compared = nothing_compared(base_run, cand_run, v);
   return v;

@@ -12,14 +12,6 @@ namespace {
 constexpr double min_sigma = 1e-5; // 0.001%: below any timer's resolution, avoids 0 / 0
 constexpr double min_variance = min_sigma * min_sigma;
 
-double median_of(std::vector<double> v) {
-  if (v.empty())
-    return 0;
-  std::sort(v.begin(), v.end());
-  const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
-}
-
 // Variance of ln(median) within one run: the median's variance for a normal sample,
 // (1.2533 sigma)^2 / n, with sigma from the MAD so that a few stragglers do not set it.
 double within_run_variance(const std::vector<double>& used) {
@@ -40,7 +32,32 @@ double mssd_df(int n) {
   return n < 2 ? 0 : 2.0 * (n - 1) * (n - 1) / (3.0 * n - 4);
 }
 
+/// An experiment's points of one class taken whole on one machine.
+std::string whole_of(const std::string& machine, const std::string& experiment, MetricClass c) {
+  return machine + "|" + experiment + "|" + class_name(c);
+}
+
+/// The floor of an experiment-wide level's run-to-run spread: 0.05%. memory_latency's levels are
+/// whole cycles, so between two runs its median slowdown is most often exactly 0 and the mean
+/// square of a history can be nothing at all; the steadiest unquantized level measured (peak_copy
+/// on the H100 and H200 batches of docs/ci.md) moves 0.01-0.02% between runs, so the floor costs
+/// no test but a quantized one its false precision.
+constexpr double min_whole_sigma = 5e-4;
+
 } // namespace
+
+double median_of(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  const size_t m = v.size() / 2;
+  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+}
+
+double slowdown_of(const Measurement& m, double earlier, double later) {
+  const double log_ratio = std::log(later / earlier);
+  return m.direction == Direction::higher ? -log_ratio : log_ratio;
+}
 
 std::string machine_of(const RunRecord& run) {
   const auto host = run.environment.find("host");
@@ -88,8 +105,10 @@ void NoiseModel::add_segment(const std::vector<const RunRecord*>& runs) {
     int runs = 0;
   };
   std::map<std::pair<std::string, std::string>, Last> last; // per (machine, key) in this segment
+  std::map<std::string, int> whole_runs; // per whole (machine|experiment|class): runs in a row
   for (const RunRecord* run : ordered) {
     const std::string machine = machine_of(*run);
+    std::map<std::string, std::vector<double>> whole_slowdowns; // this run against the last
     for (const Measurement* m : run->measurements()) {
       if (m->comparability_key.empty() || !point_status(*m).ok())
         continue;
@@ -110,10 +129,31 @@ void NoiseModel::add_segment(const std::vector<const RunRecord*>& runs) {
         p.sum_sq_diff += d * d;
         p.diffs++;
         p.df += mssd_df(l.runs + 1) - mssd_df(l.runs); // df of this segment's run of values
+        const MetricClass c = metric_class(*m);
+        if (class_defaults(c).gated && !m->noisy) // as the experiment-wide test takes them
+          whole_slowdowns[whole_of(machine, m->experiment, c)].push_back(
+              slowdown_of(*m, std::exp(l.log_median), median));
       }
       l.log_median = std::log(median);
       l.runs++;
     }
+    add_wholes(whole_slowdowns, whole_runs);
+  }
+}
+
+void NoiseModel::add_wholes(const std::map<std::string, std::vector<double>>& slowdowns,
+                            std::map<std::string, int>& runs_in_a_row) {
+  for (const auto& [whole, values] : slowdowns) {
+    if (static_cast<int>(values.size()) < min_whole_points)
+      continue;
+    const double d = median_of(values);
+    Point& w = wholes_[whole];
+    int& in_a_row = runs_in_a_row[whole];
+    in_a_row = std::max(in_a_row, 1) + 1; // this difference joins two runs
+    w.sum_sq_diff += d * d;
+    w.diffs++;
+    w.runs = std::max(w.runs, in_a_row);
+    w.df += mssd_df(in_a_row) - mssd_df(in_a_row - 1);
   }
 }
 
@@ -186,6 +226,20 @@ NoiseEstimate NoiseModel::estimate(const std::string& machine, const Measurement
   e.sigma = std::max(e.sigma, min_sigma);
   if (cap_tails)
     e.df = std::min(e.df, defaults.tail_df);
+  return e;
+}
+
+NoiseEstimate NoiseModel::estimate_whole(const std::string& machine, const std::string& experiment,
+                                         MetricClass c) const {
+  NoiseEstimate e;
+  const auto it = wholes_.find(whole_of(machine, experiment, c));
+  if (it == wholes_.end() || it->second.diffs < 2)
+    return e; // one difference is no estimate of a spread
+  const Point& w = it->second;
+  e.sigma = std::max(min_whole_sigma, std::sqrt(w.sum_sq_diff / (2 * w.diffs)));
+  e.df = w.df;
+  e.runs = w.runs;
+  e.source = NoiseSource::history;
   return e;
 }
 

@@ -13,7 +13,13 @@
 //   "trend" of limma), whose weight d0 is estimated from how much the points disagree, so six
 //   runs give a usable estimate without pretending the points are alike;
 // - without any history, the class default (metric_class.hpp), and always a t reference with at
-//   most the class's tail df: host phases have heavier tails than Gaussian noise.
+//   most the class's tail df: host phases have heavier tails than Gaussian noise;
+// - per experiment, metric class and machine, the level of the experiment's gated points taken
+//   whole: between two successive runs, the median over its points of ln(later / earlier) turned
+//   so that positive is slower (at least min_whole_points points); its mean square over the
+//   history is the noise of the experiment-wide test (compare.hpp). A transient that moves one
+//   or two points (a PCIe hiccup over one 10 ms transfer window) barely moves that median; a
+//   whole-run shift of the experiment moves it, and so sets its noise.
 #pragma once
 
 #include "analysis/metric_class.hpp"
@@ -47,6 +53,17 @@ struct NoiseEstimate {
   NoiseSource source = NoiseSource::class_default;
 };
 
+/// An experiment's gated points of one class taken whole need this many points: the median of
+/// fewer is one or two points' own figure, already tested as a point.
+inline constexpr int min_whole_points = 3;
+
+/// The slowdown of one point between two runs, ln(later / earlier) turned so that positive is
+/// slower whatever the metric's direction.
+double slowdown_of(const Measurement& m, double earlier, double later);
+
+/// The median of `values` (0 when empty).
+double median_of(std::vector<double> values);
+
 class NoiseModel {
 public:
   /// No history: every estimate is its class default.
@@ -72,6 +89,10 @@ public:
 
   /// The noise of point `m` (its comparability key) on `machine`.
   NoiseEstimate estimate(const std::string& machine, const Measurement& m) const;
+  /// The run-to-run noise of `experiment`'s gated points of class `c` taken whole on `machine`
+  /// (their median slowdown between successive runs); runs == 0 without a history of it.
+  NoiseEstimate estimate_whole(const std::string& machine, const std::string& experiment,
+                               MetricClass c) const;
   /// False: the t reference keeps the df as estimated, uncapped by the class's tail df (only to
   /// measure the tails, tests/history/calibrate_compare).
   bool cap_tails = true;
@@ -89,12 +110,15 @@ private:
     double d0 = 0;    ///< its weight in degrees of freedom (0: no prior)
   };
   void add_segment(const std::vector<const RunRecord*>& runs);
+  void add_wholes(const std::map<std::string, std::vector<double>>& slowdowns,
+                  std::map<std::string, int>& runs_in_a_row);
   void fit_priors();
   static std::string group_of(const std::string& machine, const Measurement& m);
 
   std::map<std::pair<std::string, std::string>, Point> points_;      ///< (machine, key)
   std::map<std::pair<std::string, std::string>, std::string> group_; ///< (machine, key) -> group
   std::map<std::string, Prior> priors_;                              ///< group -> prior
+  std::map<std::string, Point> wholes_; ///< machine|experiment|class -> its median slowdowns
   std::map<std::string, int> runs_on_;
 };
 

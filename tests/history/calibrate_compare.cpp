@@ -74,15 +74,19 @@ int detected(const Batch& batch, const PointFilter& filter, double slowdown, boo
       // In a database of the batch with B replaced by its planted copy P, `compare A P` takes the
       // other runs as history: the model leave_out(batch, b) is that one.
       const RunRecord p = planted(*b, filter, slowdown, fmt::format("feed{:04x}", n++));
-      std::set<std::string> planted_keys;
+      std::set<std::string> planted_keys; // the points planted, and the experiments taken whole
       for (const Measurement* m : p.measurements())
-        if (filter(*m))
+        if (filter(*m)) {
           planted_keys.insert(m->comparability_key);
+          planted_keys.insert(fmt::format("whole|{}|{}", m->experiment,
+                                          class_name(metric_class(*m))));
+        }
       const Verdict v = judge(*a, p, with_history ? leave_out(batch, b) : NoiseModel());
-      const bool hit =
-          std::any_of(v.points.begin(), v.points.end(), [&](const PointVerdict& point) {
-            return point.regression && planted_keys.count(point.key);
-          });
+      const auto planted_regression = [&](const PointVerdict& point) {
+        return point.regression && planted_keys.count(point.key);
+      };
+      const bool hit = std::any_of(v.points.begin(), v.points.end(), planted_regression) ||
+                       std::any_of(v.wholes.begin(), v.wholes.end(), planted_regression);
       found += v.exit_code() == 1 && hit;
     }
   return found;
