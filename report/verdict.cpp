@@ -9,10 +9,14 @@ std::vector<const PointVerdict*> BaselineVerdict::regressions() const {
   std::vector<const PointVerdict*> found;
   if (!comparison)
     return found;
-  for (const auto& point : comparison->points)
-    if (point.regression)
-      found.push_back(&point);
+  for (const auto* list : {&comparison->wholes, &comparison->points})
+    for (const auto& point : *list)
+      if (point.regression)
+        found.push_back(&point);
+  // Experiments slower as a whole first (the news a reader wants), then points, largest first.
   std::stable_sort(found.begin(), found.end(), [](const PointVerdict* a, const PointVerdict* b) {
+    if ((a->points_taken_whole > 0) != (b->points_taken_whole > 0))
+      return a->points_taken_whole > 0;
     return std::fabs(a->slowdown) > std::fabs(b->slowdown);
   });
   return found;

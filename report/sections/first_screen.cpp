@@ -118,6 +118,10 @@ std::string run_words(const RunView& run) {
 }
 
 std::string regression_text(const PointVerdict& pair) {
+  if (pair.points_taken_whole) // an experiment taken whole: no value of its own, its change
+    return fmt::format("{} · all {} {} points taken whole: their median {}", pair.experiment,
+                       pair.points_taken_whole, class_phrase(pair.metric_class),
+                       change_text(pair));
   return fmt::format("{} · {} at {}: {} → {} ({}, {})", pair.experiment, display_name(pair.metric),
                      format_params(pair.params), format_with_unit(pair.baseline, pair.unit),
                      format_with_unit(pair.candidate, pair.unit),

@@ -40,21 +40,34 @@ std::string when(const std::string& iso) {
   return iso.size() >= 16 ? iso.substr(0, 10) + " " + iso.substr(11, 5) : iso;
 }
 
+/// "1 of 14 experiments slower as a whole (host_transfer host/PCIe transfers 1.050x slower); "
+std::string wholes_text(const Verdict& v) {
+  if (v.wholes.empty())
+    return "";
+  std::string names;
+  for (const PointVerdict& w : v.wholes)
+    if (w.regression)
+      names += fmt::format("{}{} {} {}", names.empty() ? "" : ", ", w.experiment,
+                           class_phrase(w.metric_class), change_text(w));
+  return fmt::format("{} of {} experiments slower as a whole{}; ", v.whole_regressions(),
+                     v.wholes.size(), names.empty() ? "" : " (" + names + ")");
+}
+
 std::string count_line(const Verdict& v) {
   if (!v.nothing_compared.empty())
     return fmt::format("NOTHING COMPARED: 0 points of {} in common; {} left out",
                        short_id(v.candidate.id), v.left_out.size());
   const int derived_slower = v.count(Change::slower) - v.regressions() - v.unconfirmed();
   return fmt::format(
-      "{}: {} regression{}, {} faster, {}{}{} same of {} points; {} left out",
-      v.regressions() ? "REGRESSION" : "no regression", v.regressions(),
+      "{}: {} regression{}, {} faster, {}{}{} same of {} points; {}{} left out",
+      v.exit_code() == 1 ? "REGRESSION" : "no regression", v.regressions(),
       v.regressions() == 1 ? "" : "s", v.count(Change::faster),
       v.unconfirmed()
           ? fmt::format("{} slower but noisy in the candidate (unconfirmed, not gated), ",
                         v.unconfirmed())
           : "",
       derived_slower ? fmt::format("{} slower (derived, not gated), ", derived_slower) : "",
-      v.count(Change::same), v.points.size(), v.left_out.size());
+      v.count(Change::same), v.points.size(), wholes_text(v), v.left_out.size());
 }
 
 std::string batch_line(const std::vector<Verdict>& verdicts) {
@@ -62,11 +75,12 @@ std::string batch_line(const std::vector<Verdict>& verdicts) {
     return fmt::format("apod compare: {}", count_line(verdicts.front()));
   int regressed = 0, nothing = 0, points = 0;
   for (const Verdict& v : verdicts) {
-    regressed += v.regressions() > 0;
+    regressed += v.exit_code() == 1;
     nothing += !v.nothing_compared.empty();
-    points += v.regressions();
+    points += v.regressions() + v.whole_regressions();
   }
-  return fmt::format("apod compare: {}: {} runs against {}: {} with regressions ({} points), {} "
+  return fmt::format("apod compare: {}: {} runs against {}: {} with regressions ({} points or "
+                     "experiments), {} "
                      "with nothing compared, {} clean",
                      nothing     ? "NOTHING COMPARED"
                      : regressed ? "REGRESSION"
@@ -106,9 +120,28 @@ std::string noise_line(const Verdict& v) {
 }
 
 std::string test_line(const Verdict& v) {
-  return fmt::format("Holm over {} gated points at a family-wise error rate of {:g}%; a change "
+  return fmt::format("Holm over {} gated points{} at a family-wise error rate of {:g}%; a change "
                      "must also exceed {:g}%",
-                     v.gated_points, 100 * v.fwer, 100 * v.threshold);
+                     v.gated_points,
+                     v.wholes.empty()
+                         ? ""
+                         : fmt::format(" and {} experiments taken whole (weighted: half the "
+                                       "weight to the experiments)",
+                                       v.wholes.size()),
+                     100 * v.fwer, 100 * v.threshold);
+}
+
+std::string whole_verdict(const PointVerdict& w) {
+  return w.regression ? "regression" : change_name(w.change);
+}
+
+/// The experiments taken whole a format shows: all, or the changed ones under --only-changed.
+std::vector<const PointVerdict*> shown_wholes(const Verdict& v, const FormatOptions& o) {
+  std::vector<const PointVerdict*> out;
+  for (const PointVerdict& w : v.wholes)
+    if (!o.only_changed || w.change != Change::same)
+      out.push_back(&w);
+  return out;
 }
 
 std::string group_title(const PointVerdict& p) {
@@ -185,6 +218,14 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
     });
     if (o.only_changed && v.count(Change::same))
       out += fmt::format("same: {} points (hidden by --only-changed)\n", v.count(Change::same));
+    if (const auto wholes = shown_wholes(v, o); !wholes.empty()) {
+      out += "experiments taken whole (the median change of their gated points of one class):\n";
+      for (const PointVerdict* w : wholes)
+        out += fmt::format("  {:<16} {:<28} {:<20} {:<14} {:<10} noise ±{:.2g}%  p {:.2g}\n",
+                           terminal_text(w->experiment), class_phrase(w->metric_class),
+                           w->metric, change_text(*w), whole_verdict(*w), 100 * w->noise,
+                           w->p_adjusted);
+    }
     if (!v.left_out.empty())
       out += "left out:\n";
     for (size_t i = 0; i < std::min(v.left_out.size(), max_left_out_lines); ++i) {
@@ -240,6 +281,17 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
     });
     if (in_same)
       out += "\n</details>\n";
+    if (const auto wholes = shown_wholes(v, o); !wholes.empty()) {
+      out += "\nExperiments taken whole (the median change of their gated points of one class):\n\n"
+             "| verdict | experiment | class | points | change | noise | p (Holm) |\n"
+             "|---|---|---|---:|---|---:|---:|\n";
+      for (const PointVerdict* w : wholes)
+        out += fmt::format("| {} | {} | {} | {} | {} | ±{:.2g}% | {:.2g} |\n",
+                           w->regression ? "**regression**" : whole_verdict(*w),
+                           md(w->experiment), class_phrase(w->metric_class),
+                           w->points_taken_whole, change_text(*w), 100 * w->noise,
+                           w->p_adjusted);
+    }
     if (!v.left_out.empty()) {
       out += fmt::format(
           "\n<details><summary>{} left out</summary>\n\n| experiment | metric | params | "
@@ -278,17 +330,33 @@ json to_json(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
         {"exit_code", v.exit_code()},
         {"regression", v.regressions() > 0},
         {"regressions", v.regressions()},
+        {"whole_regressions", v.whole_regressions()},
         {"unconfirmed", v.unconfirmed()},
         {"faster", v.count(Change::faster)},
         {"same", v.count(Change::same)},
         {"threshold", v.threshold},
         {"fwer", v.fwer},
-        {"multiple_comparisons", "holm"},
+        {"multiple_comparisons", v.wholes.empty() ? "holm" : "holm_weighted"},
         {"gated_points", v.gated_points},
         {"summary", count_line(v)},
         {"nothing_compared", v.nothing_compared.empty() ? json(nullptr) : json(v.nothing_compared)},
         {"points", json::array()},
+        {"wholes", json::array()},
         {"left_out", json::array()}};
+    for (const PointVerdict* w : shown_wholes(v, o))
+      j["wholes"].push_back({{"experiment", w->experiment},
+                             {"class", class_name(w->metric_class)},
+                             {"points", w->points_taken_whole},
+                             {"slowdown_factor", std::exp(w->slowdown)},
+                             {"change", change_text(*w)},
+                             {"verdict", change_name(w->change)},
+                             {"regression", w->regression},
+                             {"noise_rel", w->noise},
+                             {"df", std::isinf(w->df) ? json(nullptr) : json(w->df)},
+                             {"p", w->p},
+                             {"p_holm", w->p_adjusted},
+                             {"detectable_rel", w->detectable},
+                             {"history_runs", w->history_runs}});
     for (const PointVerdict& p : v.points) {
       if (o.only_changed && p.change == Change::same)
         continue;

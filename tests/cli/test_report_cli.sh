@@ -18,11 +18,12 @@ expect() {  # expect NAME WANT_CODE WANT_TEXT -- command...
   fi
 }
 
-# Two runs of one GPU: a point near 100 GB/s, then the same point 15% slower.
+# Two runs of one GPU: a point near 100 GB/s, then the same point at half of it (without a history
+# of the GPU only the class defaults judge, docs/ci.md: a change must be gross to be found).
 python3 - "$tmp" <<'PY'
 import json, random, sys
 runs = []
-for rid, level, day in [("a1", 100.0, 1), ("b2", 85.0, 2)]:
+for rid, level, day in [("a1", 100.0, 1), ("b2", 50.0, 2)]:
     rnd = random.Random(day)
     runs.append({"id": rid * 8, "label": f"night {day}", "started_at": f"2026-01-0{day}T02:00:00.000Z",
                  "status": "complete", "device": {"name": "Synthetic GPU", "uuid": "GPU-synthetic",

@@ -221,9 +221,9 @@ TEST(Timeline, DatesAreOnTheAxisWithLabelAndCommitInTheRunsDataset) {
 }
 
 TEST(Timeline, ThePinnedBaselineAndTheVerdictOfTheNewestRunAreMarked) {
-  json results = history();
-  // The fixture's run-to-run noise (a spike, a 4-run step) hides a 10 % change from compare's
-  // noise model; the newest run's offset_copy at half speed is a regression by any noise.
+  json results = with_steady_history(history());
+  // Against a steady history (fixtures.hpp) the newest run's offset_copy at half speed is a
+  // regression.
   for (json& m : results["runs"][9]["measurements"])
     if (m["experiment"] == "offset_copy") {
       for (const char* key : {"median", "min", "max", "mean", "q1", "q3", "ci_low", "ci_high"})

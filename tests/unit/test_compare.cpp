@@ -379,7 +379,7 @@ TEST(Formats, CountLineFirstAndLastRegressionsFirstAndOnlyChanged) {
   EXPECT_LT(md.find("**regression**"), md.find("<details><summary>1 points the same"));
   const json j = to_json({v});
   EXPECT_EQ(j["exit_code"], 1);
-  EXPECT_EQ(j["verdicts"][0]["multiple_comparisons"], "holm");
+  EXPECT_EQ(j["verdicts"][0]["multiple_comparisons"], "holm_weighted") << "the experiment taken whole joins the points";
   EXPECT_EQ(j["verdicts"][0]["points"][0]["change"], change_text(v.points[0]));
   EXPECT_EQ(j["verdicts"][0]["points"][0]["regression"], true);
   EXPECT_EQ(to_json({v}, {true})["verdicts"][0]["points"].size(), 5u);
@@ -424,4 +424,91 @@ TEST(MetricClasses, SmallTransfersAreHostPhaseLatenciesBulkOnesTheLink) {
   EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_link);
   m.extra = {{"bytes_per_transfer", 65536.0}}; // a batch of small transfers: each is small
   EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_phase);
+}
+
+TEST(Distributions, WeightedHolmStepsDownByWeight) {
+  EXPECT_EQ(holm_adjust({0.03, 0.01, 0.5}, {1, 1, 1}), holm_adjust({0.03, 0.01, 0.5}));
+  // A hypothesis with 90% of the weight is tested first at alpha x 0.9; once it is rejected the
+  // other gets all the weight that is left.
+  const auto a = holm_adjust({0.01, 0.04}, {0.9, 0.1});
+  EXPECT_NEAR(a[0], 0.01 / 0.9, 1e-12);
+  EXPECT_NEAR(a[1], 0.04, 1e-12);
+  const auto b = holm_adjust({0.01, 0.04}, {0.1, 0.9});
+  EXPECT_NEAR(b[1], 0.04 / 0.9, 1e-12) << "tested first: smallest p / w";
+  EXPECT_NEAR(b[0], std::max(0.01 * 0.1 / 0.1, 0.04 / 0.9), 1e-12);
+}
+
+namespace {
+
+/// As the pinned transfers of an H100's back-to-back runs: six points of one experiment, each of
+/// which hiccups 8% slower in one run of the history (point k in run k), so that every point's
+/// own run-to-run noise is ~3% while the experiment as a whole moves 0.1%.
+std::vector<RunRecord> hiccups(int runs) {
+  std::vector<RunRecord> out;
+  for (int i = 0; i < runs; ++i) {
+    std::vector<json> ms;
+    for (int k = 0; k < 6; ++k) {
+      Point p;
+      p.params = {{"offset", k}};
+      p.key = fmt::format("k{}", k);
+      ms.push_back(measurement(p, 100 * (1 + 0.001 * std::sin(1.7 * i + k)) * (i == k ? 0.92 : 1)));
+    }
+    out.push_back(run(fmt::format("e{}", i), i, ms));
+  }
+  return out;
+}
+
+RunRecord scaled(const RunRecord& r, const std::string& id, double factor, int only = -1) {
+  RunRecord copy = r;
+  copy.id = id;
+  copy.started_at = "2026-11-22T00:59:00.000Z";
+  for (auto& e : copy.experiments)
+    for (auto& m : e.measurements)
+      if (only < 0 || m.comparability_key == fmt::format("k{}", only))
+        for (double& s : m.samples)
+          s *= factor;
+  return copy;
+}
+
+} // namespace
+
+TEST(Judge, AnExperimentSlowerAsAWholeIsFoundWhereItsPointsAreTooNoisy) {
+  std::vector<RunRecord> runs = hiccups(8);
+  runs.push_back(scaled(runs[7], "5104", 1 / 1.05)); // every point 5% slower
+  const Verdict v = judge(runs[6], runs.back(), NoiseModel::from_runs(runs, {"5104"}));
+  EXPECT_EQ(v.regressions(), 0) << "each point alone moves 8% now and then";
+  ASSERT_EQ(v.wholes.size(), 1u);
+  const PointVerdict& w = v.wholes[0];
+  EXPECT_EQ(w.points_taken_whole, 6);
+  EXPECT_TRUE(w.regression);
+  EXPECT_NEAR(std::exp(w.slowdown), 1.05, 0.002);
+  EXPECT_EQ(v.exit_code(), 1);
+  const std::string text = format_text({v});
+  EXPECT_NE(text.find("1 of 1 experiments slower as a whole (offset_copy device memory 1.05"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.rfind("apod compare: REGRESSION", 0), 0u) << text;
+  const json j = to_json({v});
+  EXPECT_EQ(j["verdicts"][0]["whole_regressions"], 1);
+  EXPECT_EQ(j["verdicts"][0]["multiple_comparisons"], "holm_weighted");
+  EXPECT_EQ(j["verdicts"][0]["wholes"][0]["points"], 6);
+  EXPECT_NE(format_markdown({v}).find("| device memory | 6 | 1.05"),
+            std::string::npos);
+}
+
+TEST(Judge, AHiccupOfOnePointLeavesItsExperimentWholeTheSame) {
+  std::vector<RunRecord> runs = hiccups(8);
+  runs.push_back(scaled(runs[7], "b1cc", 0.92, 2)); // one point 8% slower, as in the history
+  const Verdict v = judge(runs[6], runs.back(), NoiseModel::from_runs(runs, {"b1cc"}));
+  EXPECT_EQ(v.exit_code(), 0);
+  ASSERT_EQ(v.wholes.size(), 1u);
+  EXPECT_EQ(v.wholes[0].change, Change::same);
+  EXPECT_LT(std::abs(v.wholes[0].slowdown), 0.002) << "the median does not see one point";
+}
+
+TEST(Judge, WithoutHistoryNoExperimentIsTakenWhole) {
+  std::vector<RunRecord> runs = hiccups(2);
+  const Verdict v = judge(runs[0], runs[1], NoiseModel());
+  EXPECT_TRUE(v.wholes.empty()) << "no history of the median: its points' tests stand alone";
+  EXPECT_EQ(format_text({v}).find("taken whole"), std::string::npos);
 }
