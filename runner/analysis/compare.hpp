@@ -71,6 +71,11 @@ struct PointVerdict {
   double factor() const; ///< exp(|slowdown|): "1.34x slower"
 };
 
+/// The key of an experiment's points of class `c` taken whole (PointVerdict::key of a whole).
+inline std::string whole_key(const std::string& experiment, MetricClass c) {
+  return "whole|" + experiment + "|" + class_name(c);
+}
+
 enum class LeftOutReason { new_point, removed, not_comparable, failed_baseline, failed_candidate };
 const char* reason_name(LeftOutReason r);
 

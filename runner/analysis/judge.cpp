@@ -96,6 +96,14 @@ std::string nothing_compared(const RunRecord& base, const RunRecord& cand, const
   return "the runs hold no measurement to compare";
 }
 
+/// The standard deviation of ln(candidate / baseline) under no change: the baseline's run-to-run
+/// noise, the candidate's over its `cand_runs` runs, and across two GPUs their device spread.
+double pair_noise(const NoiseEstimate& base, const NoiseEstimate& cand, int cand_runs,
+                  double device_sigma) {
+  return std::sqrt(base.sigma * base.sigma + cand.sigma * cand.sigma / cand_runs +
+                   2 * device_sigma * device_sigma);
+}
+
 /// Fills a PointVerdict's figures and its test against the noise; verdicts come later (Holm).
 PointVerdict test_pair(double base_value, const Figure& cand, const NoiseEstimate& nb,
                        const NoiseEstimate& nc, bool same_machine) {
@@ -114,10 +122,7 @@ PointVerdict test_pair(double base_value, const Figure& cand, const NoiseEstimat
   p.candidate = cand.value;
   p.noisy_candidate = cand.runs == 1 && m.noisy; // a pooled batch's median answers for itself
   p.slowdown = slowdown_of(m, base_value, cand.value);
-  double variance = nb.sigma * nb.sigma + nc.sigma * nc.sigma / cand.runs;
-  if (!same_machine)
-    variance += 2 * defaults.device_sigma * defaults.device_sigma;
-  p.noise = std::sqrt(variance);
+  p.noise = pair_noise(nb, nc, cand.runs, same_machine ? 0 : defaults.device_sigma);
   p.df = std::min(nb.df, nc.df);
   p.p = t_two_sided_p(p.slowdown / p.noise, p.df);
   const bool own = nc.source == NoiseSource::history || nb.source == NoiseSource::history;
@@ -147,11 +152,10 @@ std::vector<PointVerdict> test_wholes(const std::vector<PointVerdict>& points,
     const NoiseEstimate nc = noise.estimate_whole(cand_machine, experiment, c);
     if (nb.runs == 0 && nc.runs == 0)
       continue;
-    const NoiseEstimate& known = nb.runs ? nb : nc; // a machine without its history: the other's
-    const NoiseEstimate& b = nb.runs ? nb : known;
-    const NoiseEstimate& k = nc.runs ? nc : known;
+    const NoiseEstimate& b = nb.runs ? nb : nc; // a machine without its history: the other's
+    const NoiseEstimate& k = nc.runs ? nc : nb;
     PointVerdict w;
-    w.key = "whole|" + experiment + "|" + class_name(c);
+    w.key = whole_key(experiment, c);
     w.experiment = experiment;
     w.metric = fmt::format("median of {} points", values.size());
     w.unit = "1";
@@ -162,10 +166,7 @@ std::vector<PointVerdict> test_wholes(const std::vector<PointVerdict>& points,
     w.slowdown = median_of(values);
     w.baseline = 1;
     w.candidate = std::exp(-w.slowdown); // the relative level: below 1 is slower
-    double variance = b.sigma * b.sigma + k.sigma * k.sigma / cand_runs;
-    if (!same_machine)
-      variance += 2 * std::pow(class_defaults(c).device_sigma, 2);
-    w.noise = std::sqrt(variance);
+    w.noise = pair_noise(b, k, cand_runs, same_machine ? 0 : class_defaults(c).device_sigma);
     w.df = std::min(b.df, k.df);
     w.p = t_two_sided_p(w.slowdown / w.noise, w.df);
     w.noise_source = NoiseSource::history;

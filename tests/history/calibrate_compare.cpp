@@ -78,8 +78,7 @@ int detected(const Batch& batch, const PointFilter& filter, double slowdown, boo
       for (const Measurement* m : p.measurements())
         if (filter(*m)) {
           planted_keys.insert(m->comparability_key);
-          planted_keys.insert(fmt::format("whole|{}|{}", m->experiment,
-                                          class_name(metric_class(*m))));
+          planted_keys.insert(whole_key(m->experiment, metric_class(*m)));
         }
       const Verdict v = judge(*a, p, with_history ? leave_out(batch, b) : NoiseModel());
       const auto planted_regression = [&](const PointVerdict& point) {
