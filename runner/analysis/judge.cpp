@@ -115,7 +115,7 @@ PointVerdict test_pair(double base_value, const Figure& cand, const NoiseEstimat
   p.unit = m.unit;
   p.direction = m.direction;
   p.params = m.params;
-  p.metric_class = metric_class(m);
+  p.metric_class = m.metric_class;
   const ClassDefaults& defaults = class_defaults(p.metric_class);
   p.gated = defaults.gated;
   p.baseline = base_value;

@@ -129,7 +129,7 @@ void NoiseModel::add_segment(const std::vector<const RunRecord*>& runs) {
         p.sum_sq_diff += d * d;
         p.diffs++;
         p.df += mssd_df(l.runs + 1) - mssd_df(l.runs); // df of this segment's run of values
-        const MetricClass c = metric_class(*m);
+        const MetricClass c = m->metric_class;
         if (class_defaults(c).gated && !m->noisy) // as the experiment-wide test takes them
           whole_slowdowns[whole_of(machine, m->experiment, c)].push_back(
               slowdown_of(*m, std::exp(l.log_median), median));
@@ -194,7 +194,7 @@ void NoiseModel::fit_priors() {
 }
 
 NoiseEstimate NoiseModel::estimate(const std::string& machine, const Measurement& m) const {
-  const ClassDefaults& defaults = class_defaults(metric_class(m));
+  const ClassDefaults& defaults = class_defaults(m.metric_class);
   const auto prior_it = priors_.find(group_of(machine, m));
   const Prior* prior = prior_it == priors_.end() ? nullptr : &prior_it->second;
   const auto point_it = points_.find({machine, m.comparability_key});

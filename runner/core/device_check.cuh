@@ -8,6 +8,7 @@
 
 #include "core/cuda_memory.cuh"
 #include "core/measurement.hpp"
+#include "core/vocabulary.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -34,9 +35,9 @@ struct OutputCheck {
   bool ok() const { return device_wrong == 0 && host_wrong == 0 && host_checked > 0; }
   /// The counts, for Measurement::extra.
   json facts() const {
-    return {{"words_wrong", device_wrong},
-            {"host_words_wrong", host_wrong},
-            {"host_words_checked", host_checked}};
+    return {{keys::words_wrong, device_wrong},
+            {keys::host_words_wrong, host_wrong},
+            {keys::host_words_checked, host_checked}};
   }
 };
 

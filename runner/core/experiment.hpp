@@ -1,7 +1,10 @@
-// The experiment interface. An experiment is one .cu file in experiments/ that defines a run
-// function and registers it with APOD_EXPERIMENT; the runner, store and report need nothing else.
+// The experiment interface. An experiment is one folder in experiments/: its declaration
+// (core/catalog.hpp: params, metrics, extras, charts; host code) and a run function in its .cu
+// file, registered with APOD_EXPERIMENT(name, run); the runner, store and report need nothing
+// else.
 #pragma once
 
+#include "core/catalog.hpp"
 #include "core/device.hpp"
 #include "core/measurement.hpp"
 #include "core/vocabulary.hpp"
@@ -69,71 +72,54 @@ struct ExperimentContext {
   const RunOptions& options;
   Recorder& recorder;
   std::string experiment;  ///< the name under which measurements are filed
+  /// What the experiment declared: every record is checked against it (null: not checked, a
+  /// test's own context).
   /// What the run has measured before this experiment (every earlier experiment's points, in
   /// the order recorded): an experiment may set its model from the same run's figures, e.g.
   /// littles_law from memory_latency's DRAM latency and peak_copy's achievable peak. Empty when
   /// the experiment runs alone (`--only`); it then says so or measures what it needs itself.
   const std::vector<Measurement>* earlier = nullptr;
 
-  /// File a measurement under this experiment.
-  void record(Measurement m) {
-    m.experiment = experiment;
-    recorder.record(std::move(m));
-  }
+  const Declaration* declaration = nullptr;
 
-  /// The median of the used samples of the first ok point of `experiment` with `metric` whose
-  /// params contain every key of `params` with the same value, from earlier in this run.
+  /// File a measurement under this experiment, with the class its declaration gives it. A
+  /// record its declaration does not allow (an undeclared metric, param or extra key, another
+  /// unit) is filed as a failed point that says why (declaration_mismatch).
+  void record(Measurement m);
+
+  /// The median of the used samples of the first ok point of `experiment` ("" : any) with
+  /// `metric` whose params contain every key of `params` with the same value, from earlier in
+  /// this run.
   std::optional<double> earlier_median(const std::string& experiment, const std::string& metric,
                                        const json& params = json::object()) const;
 
   /// The achievable DRAM bandwidth this run measured for `access_type` (access::copy, ...):
-  /// peak_copy's achievable_peak_by_access of that type, else its overall achievable_peak, else
-  /// nothing. A copy-like kernel is read against the copy peak, not against a faster write-only
+  /// the run's keys::access_peak of that type, else its keys::achievable_peak, else nothing. A copy-like kernel is read against the copy peak, not against a faster write-only
   /// fill.
   std::optional<double> achievable_peak_gbs(const std::string& access_type) const;
 };
 
-/// How the report draws an experiment by default: metric (y) against one parameter (x),
-/// one series per value of `color`, a rule at the device's theoretical limit.
-struct ChartSpec {
-  std::string metric;            ///< metric to draw ("" = every metric, one chart each)
-  std::string x;                 ///< parameter on the x axis
-  std::string x_title;
-  bool log_x = false;
-  std::string color;             ///< parameter that splits the series ("" for one series)
-  std::string mark = "line";     ///< line | bar | point
-  LimitKind limit = LimitKind::dram;  ///< the limit its figures are read against (vocabulary.hpp)
-  json vega_lite = nullptr;      ///< optional full Vega-Lite spec (data injected) overriding the rest
-};
-
-struct ExperimentInfo {
-  std::string name;        ///< identifier used by --only and in the store
-  std::string title;
-  std::string description; ///< what it measures and why, with its source
-  std::string citation;    ///< document and section it reproduces
-  int version = 1;         ///< bump when results stop being comparable with older ones
-  int order = 100;         ///< position in the matrix (lower runs first)
-  bool hidden = false;     ///< test-only: not listed, not in the default matrix, runs only via --only
-  ChartSpec chart;
+/// A declared experiment with its run function: what `apod run` executes.
+struct ExperimentInfo : Declaration {
   std::function<void(ExperimentContext&)> run;
 };
 
-/// Every experiment linked into this binary, in matrix order.
+/// Every declared experiment whose run function is linked into this binary, in matrix order.
+/// Throws std::logic_error when a run function was registered for an undeclared name.
 const std::vector<ExperimentInfo>& experiments();
 
 /// The experiment called `name`, or nullptr.
 const ExperimentInfo* find_experiment(const std::string& name);
 
-/// Titles, descriptions and chart specs of every experiment, keyed by name (the report's input).
-json experiment_catalog();
-
-bool register_experiment(ExperimentInfo info);
+/// Registers the run function of the declared experiment `name` (APOD_EXPERIMENT).
+bool register_run(const std::string& name, std::function<void(ExperimentContext&)> run);
 
 }  // namespace apod
 
 #define APOD_CONCAT_INNER(a, b) a##b
 #define APOD_CONCAT(a, b) APOD_CONCAT_INNER(a, b)
-/// Registers an experiment at static-initialisation time: APOD_EXPERIMENT(info_expression);
-#define APOD_EXPERIMENT(...) \
+/// Registers an experiment's run function at static-initialisation time:
+/// APOD_EXPERIMENT(name, run); its declaration (APOD_DECLARE) carries everything else.
+#define APOD_EXPERIMENT(name, run) \
   [[maybe_unused]] static const bool APOD_CONCAT(apod_registered_, __LINE__) = \
-      ::apod::register_experiment(__VA_ARGS__)
+      ::apod::register_run(name, run)

@@ -4,6 +4,7 @@
 
 #include "core/cuda_check.cuh"
 #include "core/measurement.hpp"
+#include "core/vocabulary.hpp"
 
 namespace apod {
 
@@ -16,14 +17,14 @@ json kernel_facts(Kernel kernel, int block_size, unsigned grid_size, size_t dyna
   int device = 0, max_threads_per_sm = 0;
   APOD_CUDA(cudaGetDevice(&device));
   APOD_CUDA(cudaDeviceGetAttribute(&max_threads_per_sm, cudaDevAttrMaxThreadsPerMultiProcessor, device));
-  return {{"block_size", block_size},
-          {"grid_size", grid_size},
+  return {{launch_keys::block_size, block_size},
+          {launch_keys::grid_size, grid_size},
           {"registers_per_thread", attr.numRegs},
           {"static_shared_bytes", attr.sharedSizeBytes},
           {"local_bytes_per_thread", attr.localSizeBytes},
           {"ptx_version", attr.ptxVersion},
           {"binary_version", attr.binaryVersion},
-          {"max_active_blocks_per_sm", blocks_per_sm},
+          {launch_keys::max_active_blocks_per_sm, blocks_per_sm},
           {"theoretical_occupancy", max_threads_per_sm ? double(blocks_per_sm * block_size) / max_threads_per_sm : 0.0}};
 }
 

@@ -1,6 +1,8 @@
 // One measured point: an experiment's parameters, a metric and every timed sample of it.
 #pragma once
 
+#include "core/metric_class.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -67,6 +69,9 @@ struct Measurement {
   /// Hash of GPU model, driver branch, experiment and version, params and metric: results with
   /// equal keys may be compared (set by the runner; see comparability_key()).
   std::string comparability_key;
+  /// What kind of figure it is (core/metric_class.hpp): set from the experiment's declaration
+  /// when recorded, stored with the point, read by compare.
+  MetricClass metric_class = MetricClass::derived;
 
   /// The samples the statistics use (all but the excluded ones).
   std::vector<double> used_samples() const;

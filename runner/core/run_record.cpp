@@ -1,5 +1,6 @@
 #include "core/run_record.hpp"
 
+#include "core/catalog.hpp"
 #include "core/errors.hpp"
 #include "core/run_limits.hpp"
 
@@ -93,6 +94,7 @@ json to_json(const Measurement& m) {
           {"metric", m.metric},
           {"unit", m.unit},
           {"direction", to_string(m.direction)},
+          {"class", class_name(m.metric_class)},
           {"median", stat(s.median)},
           {"min", stat(s.min)},
           {"max", stat(s.max)},
@@ -152,6 +154,16 @@ Measurement measurement_from_json(const json& j, const std::string& where) {
   const std::string status = optional_text(j, "status", where, "ok");
   if (status != "ok" && status != "failed") bad(where + ".status", "unexpected value " + j["status"].dump());
   if (const json* extra = optional(j, "extra", Kind::object, where, false)) m.extra = *extra;
+  // The class the runner stored from the experiment's declaration; a document of an apod older
+  // than the catalog has none, and the point takes the class its experiment declares now.
+  const std::string metric_class = optional_text(j, "class", where);
+  if (metric_class.empty()) {
+    m.metric_class = declared_class(m.experiment, m.metric, m.params, m.extra);
+  } else if (const auto c = find_class(metric_class)) {
+    m.metric_class = *c;
+  } else {
+    bad(where + ".class", "unexpected value " + j["class"].dump());
+  }
   m.error = optional_text(j, "error", where);
   // A point stored as failed stays failed, with its reason, even if its flags would say ok.
   if (m.error.empty() && status == "failed" && point_status(m).ok()) m.error = "failed (no reason recorded)";

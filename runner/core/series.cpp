@@ -87,6 +87,7 @@ Measurement make_measurement(json params, const Metric& metric, const Series& se
   m.verified = verified;
   m.extra = extra.is_object() ? std::move(extra) : json::object();
   add_timing_facts(m.extra, series);
+  m.metric_class = metric.class_of(m.params, m.extra);
   return m;
 }
 
@@ -97,7 +98,7 @@ Series bandwidth_gbs(const Series& times_ms, double bytes_moved) {
 Measurement bandwidth_measurement(json params, double bytes_moved, const Series& times_ms, bool verified, json extra) {
   Measurement m = make_measurement(std::move(params), metrics::effective_bandwidth, bandwidth_gbs(times_ms, bytes_moved),
                                    verified, std::move(extra));
-  m.extra["bytes_moved"] = bytes_moved;
+  m.extra[keys::bytes_moved] = bytes_moved;
   return m;
 }
 

@@ -7,6 +7,7 @@
 // which uses only the unflagged samples.
 #pragma once
 
+#include "core/catalog.hpp"
 #include "core/in_flight.hpp"
 #include "core/measurement.hpp"
 #include "core/sampling.hpp"
@@ -21,17 +22,19 @@
 
 namespace apod {
 
-/// A metric's name, unit and the direction in which it improves.
-struct Metric {
-  std::string name;  ///< e.g. "effective_bandwidth"
-  std::string unit;  ///< e.g. "GB/s"; "1" for a dimensionless figure
-  Direction direction = Direction::higher;
-};
-
 /// The metrics several experiments share (an experiment's own are defined beside its kernel).
 namespace metrics {
-inline const Metric effective_bandwidth{"effective_bandwidth", "GB/s", Direction::higher};
-inline const Metric time_ms{"time_ms", "ms", Direction::lower};
+/// Bytes read plus written per second, read against the theoretical DRAM bandwidth (an
+/// experiment over another link declares it `.against(LimitKind::pcie).of_class(...)`).
+inline const Metric effective_bandwidth{.name = "effective_bandwidth",
+                                        .unit = "GB/s",
+                                        .direction = Direction::higher,
+                                        .metric_class = MetricClass::device_memory,
+                                        .limit = LimitKind::dram};
+inline const Metric time_ms{.name = "time_ms",
+                            .unit = "ms",
+                            .direction = Direction::lower,
+                            .metric_class = MetricClass::host_phase};
 }  // namespace metrics
 
 class Series {

@@ -89,7 +89,25 @@ inline constexpr const char* sampling_window = "sampling_window";
 /// level). The run summary and the report show it rather than the best median of the headline
 /// metric, which for a latency sweep would be the L1's.
 inline constexpr const char* headline = "headline";
+/// extra: the launch of the point's kernel (kernel_facts.cuh): block_size, grid_size,
+/// registers_per_thread, max_active_blocks_per_sm, theoretical_occupancy, ...
+inline constexpr const char* launch = "launch";
+/// extra: output words that did not match, counted on the device (device_check.cuh).
+inline constexpr const char* words_wrong = "words_wrong";
+/// extra: output words checked again on the host, and the ones of them that did not match.
+inline constexpr const char* host_words_checked = "host_words_checked";
+inline constexpr const char* host_words_wrong = "host_words_wrong";
+/// extra: the seed of the input's pseudo-random values.
+inline constexpr const char* seed = "seed";
 }  // namespace keys
+
+/// The fields of extra[keys::launch] that readers other than the experiment use (the report's
+/// Little's-law bound of a launch).
+namespace launch_keys {
+inline constexpr const char* block_size = "block_size";
+inline constexpr const char* grid_size = "grid_size";
+inline constexpr const char* max_active_blocks_per_sm = "max_active_blocks_per_sm";
+}  // namespace launch_keys
 
 /// Whether a point's extra names it the headline (keys::headline).
 inline bool is_marked_headline(const json& extra) {

@@ -1,5 +1,6 @@
 // The store's read-out: a stored run as a RunRecord (run_record.hpp), checked by the same rules
 // as every run that comes in, and the apod-results document of several.
+#include "core/catalog.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "core/results_json.hpp"
@@ -91,6 +92,7 @@ std::vector<Measurement> read_measurements(sqlite::Database& db, int64_t experim
     m.stop_reason = meas.get_text(9);
     m.noisy = meas.get_int(10) != 0;
     m.comparability_key = meas.get_optional_text(11).value_or("");
+    m.metric_class = declared_class(m.experiment, m.metric, m.params, m.extra);
     samples.reset();
     samples.bind(1, meas.get_int(0));
     while (samples.step()) {
