@@ -65,23 +65,55 @@ void list_runs(Store& store, bool as_json) {
 
 } // namespace
 
+// `apod list --json`: the catalog planned for GPU `ordinal` when one is visible, else for the
+// nominal device, which the document says.
+json catalog_document(int ordinal, bool quick) {
+  PlanInput plan;
+  plan.quick = quick;
+  const bool visible = device_count() > ordinal;
+  if (visible)
+    plan.device = query_device(ordinal);
+  return {{"format", "apod-catalog"},
+          {"version", 1},
+          {"planned_for",
+           {{"device", plan.device.name},
+            {"nominal", !visible},
+            {"quick", quick},
+            {"note", visible ? "the points of a run on this GPU (values the occupancy API or the "
+                               "driver decides, e.g. partitions and resident blocks, are the "
+                               "plan's estimate)"
+                             : "no GPU is visible: the points are planned for a nominal H100; "
+                               "sizes that depend on the device differ on others"}}},
+          {"experiments", catalog_json(&plan)}};
+}
+
 void add_list(CLI::App& app, Action& action) {
   struct Args {
     std::string db = "apod.db";
-    bool runs = false, json = false;
+    bool runs = false, json = false, quick = false;
+    int device = 0;
   };
   auto args = std::make_shared<Args>();
   auto* list = app.add_subcommand(
       "list", "list the experiments of the matrix, or with --runs the stored runs");
   list->add_flag("--runs", args->runs, "list the runs stored in --db instead");
-  list->add_flag("--json", args->json, "with --runs: a JSON array, one object per run");
+  list->add_flag("--json", args->json,
+                 "the catalog as JSON: every experiment's declaration and the points it will "
+                 "measure (with --runs: the runs, one object each)");
+  list->add_option("--device", args->device,
+                   "with --json: plan the points for this GPU (default 0; a nominal H100 when "
+                   "no GPU is visible)")
+      ->check(CLI::NonNegativeNumber);
+  list->add_flag("--quick", args->quick, "with --json: plan the points of a --quick run");
   list->add_option("--db", args->db, "SQLite database to read (with --runs)")
       ->capture_default_str();
   list->callback([&action, args] {
     action = [args] {
       if (!args->runs) {
-        if (args->json)
-          throw InputError("--json goes with --runs");
+        if (args->json) {
+          std::cout << catalog_document(args->device, args->quick).dump(2) << "\n";
+          return exit_ok;
+        }
         for (const auto& e : experiments())
           if (!e.hidden)
             std::cout << fmt::format("{:<18} v{}  {}\n", e.name, e.version, e.title);

@@ -11,6 +11,7 @@
 #include "core/kernel_facts.cuh"
 #include "core/sampling.hpp"
 #include "core/series.hpp"
+#include "declaration.hpp"
 #include "model.hpp"
 
 #include <algorithm>
@@ -26,7 +27,7 @@ constexpr int unroll = 8;             // reads per loop trip, at immediate offse
 constexpr uint64_t seed = 0xBA4C0F1C;
 constexpr double point_time_cap_s = 0.2; // 7 points: 1.4 s at most
 
-const Metric shared_throughput{"shared_bytes_per_clock", "B/clk/SM", Direction::higher};
+using banks::shared_throughput;
 
 // Where thread `thread` of block `block` starts reading: lane x stride, plus an offset the whole
 // warp shares (it leaves the banks' pattern as it is, and makes warps read different words).
@@ -118,11 +119,6 @@ size_t count_wrong(const Launch& launch, int stride, int iterations) {
   return wrong;
 }
 
-struct Pattern {
-  int stride;
-  std::string access;
-};
-
 void run(ExperimentContext& ctx) {
   APOD_CUDA(cudaSetDevice(ctx.device.ordinal));
   Launch launch;
@@ -134,17 +130,13 @@ void run(ExperimentContext& ctx) {
   launch.raw.resize(3 * size_t(launch.grid));
   fill_device(launch.in.get(), tile_words, seed);
 
-  const std::vector<Pattern> patterns = {{1, "stride 1 (no conflict)"}, {2, "stride 2 (2-way)"},
-                                         {4, "stride 4 (4-way)"},       {8, "stride 8 (8-way)"},
-                                         {16, "stride 16 (16-way)"},    {32, "stride 32 (32-way)"},
-                                         {0, "broadcast (one word)"}};
   // ~64 warps x 8192 reads per SM at no conflict; fewer reads as the degree grows, so every
   // point takes about as many cycles (~0.3 ms on an H100).
   const int reads = ctx.options.quick ? 2048 : 8192;
   const double limit = shared_bytes_per_clock_limit();
   std::vector<Measurement> records;
   double conflict_free = 0;
-  for (const auto& pattern : patterns) {
+  for (const auto& pattern : banks::patterns()) {
     const int degree = conflict_degree(pattern.stride);
     const int iterations = std::max(8 * unroll, reads / degree);
     APOD_CUDA(cudaMemset(launch.out.get(), 0xA5, launch.out.bytes()));
@@ -167,35 +159,15 @@ void run(ExperimentContext& ctx) {
       extra["slowdown_vs_conflict_free"] = median > 0 ? conflict_free / median : 0.0;
     }
     ctx.record(make_measurement(
-        {{"access", pattern.access}, {"stride_words", pattern.stride}, {"conflict_degree", degree}},
+        {{banks::access.key, pattern.access},
+         {banks::stride.key, pattern.stride},
+         {banks::degree.key, degree}},
         shared_throughput, s, wrong == 0, std::move(extra)));
   }
 }
 
 } // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = "bank_conflicts",
-    .title = "Shared-memory bank conflicts",
-    .description =
-        "Shared-memory throughput in bytes per clock per SM as the access stride makes a warp's "
-        "4-byte reads conflict 1 (none), 2, 4, 8, 16 and 32 ways, and for the broadcast (every "
-        "lane one word). Every SM is filled with 256-thread blocks (occupancy API); each thread "
-        "reads lane x stride + a per-iteration offset from a 2048-word tile; the figure is the "
-        "bytes the lanes asked for over each SM's cycles (clock64, per SM, mean over SMs), against "
-        "32 banks x 4 bytes = 128 per clock (extra.limit). extra.model is the conflict-free figure "
-        "over the degree, extra.model_theoretical 128 over the degree. Every thread's sum is "
-        "checked on the host.",
-    .citation = "Stich, Advanced CUDA Programming (seed 001): shared memory, bank addressing "
-                "examples, trick to assess impact on performance",
-    .version = 1,
-    .order = 60,
-    .chart = {.metric = "shared_bytes_per_clock",
-              .x = "access",
-              .x_title = "access pattern",
-              .mark = "bar",
-              .limit = LimitKind::none},
-    .run = run,
-});
+APOD_EXPERIMENT(banks::experiment, run);
 
 } // namespace apod

@@ -13,6 +13,7 @@
 #include "core/kernel_facts.cuh"
 #include "core/series.hpp"
 #include "core/timing.cuh"
+#include "declaration.hpp"
 #include "model.hpp"
 
 #include <algorithm>
@@ -29,7 +30,7 @@ constexpr uint64_t streaming_seed = 0x5EED5742, persistent_seed = 0x9E451575;
 constexpr size_t host_check_words = size_t(1) << 16; // at each end of the streaming region
 constexpr std::array<Window, 3> windows = {Window::none, Window::hit_ratio_1, Window::tuned};
 
-const Metric speedup{"speedup_vs_no_window", "1", Direction::higher};
+using persistence::speedup;
 
 // The guide's kernel updates data_persistent[tid % freqSize] in place from every thread that maps
 // to it, a race whose result cannot be checked; here each thread reads the persistent word and
@@ -188,11 +189,11 @@ void measure_region(ExperimentContext& ctx, Setup& s, double ratio) {
   const json facts = check(s, region_words, launches, ok);
   const double bytes = compulsory_bytes(n, region);
   for (size_t k = 0; k < windows.size(); ++k) {
-    const json params = {{"window", window_name(windows[k])},
-                         {"persistent_bytes", region},
-                         {"region_over_set_aside", ratio}};
+    const json params = {{persistence::window.key, window_name(windows[k])},
+                         {persistence::region.key, region},
+                         {persistence::ratio.key, ratio}};
     json extra = facts;
-    extra.update({{"set_aside_bytes", s.set_aside},
+    extra.update({{persistence::set_aside_key, s.set_aside},
                   {"streaming_bytes", s.streaming.bytes()},
                   {"hit_ratio", hit_ratio(windows[k], s.set_aside, region)},
                   {"window_bytes", windows[k] == Window::none ? 0 : region},
@@ -250,32 +251,6 @@ void run(ExperimentContext& ctx) {
 
 } // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = "l2_persistence",
-    .title = "L2 persisting access window (sliding window)",
-    .description =
-        "The Best Practices Guide's sliding-window benchmark (9.2.2.2). The most the device allows "
-        "(persistingL2CacheMaxSize) is set aside for persisting accesses; each thread reads a word "
-        "of a persistent region and adds it to a word of a 1 GiB streaming region. The region runs "
-        "from 0.25 to 2 times the set-aside, under three access windows: none, the whole region "
-        "with hitRatio 1.0, and the guide's tuned hitRatio = set-aside / region. Each trial times "
-        "the three in turn from a cold L2 (persisting lines reset, L2 flushed); "
-        "speedup_vs_no_window is taken sample by sample. Effective bandwidth counts the bytes the "
-        "kernel must move at the least (streaming read and written once, the region read once). "
-        "The set-aside and the persisting lines are restored when the experiment ends. Every "
-        "streaming word is checked on the device, the first and last 64 Ki again on the host. "
-        "Skipped before compute capability 8.0.",
-    .citation = "CUDA C++ Best Practices Guide 9.2.2.1 (L2 cache access window), 9.2.2.2 (tuning "
-                "the access window hit-ratio)",
-    .version = 1,
-    .order = 70,
-    .chart = {.metric = "effective_bandwidth",
-              .x = "persistent_bytes",
-              .x_title = "persistent region",
-              .color = "window",
-              .mark = "line",
-              .limit = LimitKind::dram},
-    .run = run,
-});
+APOD_EXPERIMENT(persistence::experiment, run);
 
 } // namespace apod

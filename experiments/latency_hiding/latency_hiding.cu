@@ -11,7 +11,8 @@
 #include "core/theory.hpp"
 #include "core/timing.cuh"
 #include "core/verify.hpp"
-#include "memory_latency/dram_latency.hpp"
+#include "declaration.hpp"
+#include "memory_latency/declaration.hpp"
 #include "residency.hpp"
 
 #include <algorithm>
@@ -83,7 +84,7 @@ json model_facts(const ExperimentContext& ctx, int threads_per_sm) {
   const auto latency_ns = latency::earlier_dram_ns(ctx);
   const auto peak_gbs = latency::earlier_peak_gbs(ctx);
   if (!latency_ns || !peak_gbs)
-    return {{"model", "none: memory_latency and peak_copy did not run earlier in this run"}};
+    return {{keys::model, "none: memory_latency and peak_copy did not run earlier in this run"}};
   return {{keys::model_gbs, littles_law_bandwidth_gbs(ctx.device.sm_count, threads_per_sm * 4.0,
                                                       *latency_ns, *peak_gbs, 2.0)},
           {"model_latency_ns", *latency_ns},
@@ -102,8 +103,8 @@ Measurement measure_shape(ExperimentContext& ctx, Array& array, const HidingShap
   };
   const auto shared =
       shared_bytes_for_blocks(shape.blocks_per_sm, max_shared, shared_granularity, blocks_at);
-  const json params = {{"block_size", shape.block_size},
-                       {"threads_per_sm", shape.threads_per_sm()}};
+  const json params = {{hiding::block_size.key, shape.block_size},
+                       {hiding::threads_per_sm.key, shape.threads_per_sm()}};
   if (!shared) { // cannot happen within hiding_shapes' limits; a failed point if it does
     Measurement m = make_measurement(params, metrics::effective_bandwidth, Series(), false);
     m.error = "no dynamic shared memory holds the kernel to this many resident blocks";
@@ -131,8 +132,8 @@ Measurement measure_shape(ExperimentContext& ctx, Array& array, const HidingShap
   extra["occupancy"] = double(resident_threads) / max_threads_per_sm;
   extra["dynamic_shared_bytes"] = *shared;
   extra["words"] = n;
-  extra["words_wrong"] = wrong;
-  extra["seed"] = seed;
+  extra[keys::words_wrong] = wrong;
+  extra[keys::seed] = seed;
   extra["kernel"] = kernel_facts(increment_kernel, shape.block_size, grid, *shared);
   return bandwidth_measurement(params, 2.0 * n * sizeof(uint32_t),
                                Series(t), wrong == 0,
@@ -170,29 +171,6 @@ void run(ExperimentContext& ctx) {
 
 } // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = "latency_hiding",
-    .title = "Hiding latency: bandwidth against resident threads per SM",
-    .description =
-        "Stich's experiment: each thread reads, increments and writes one 4-byte word of a 1 GiB "
-        "array (one launch covers it), swept over resident threads per SM = block size (64, 256) x "
-        "resident blocks per SM, the blocks held down by dynamic shared memory (the least that "
-        "does it, found with cudaOccupancyMaxActiveBlocksPerMultiprocessor; the resident blocks "
-        "and occupancy are stored per point). Bandwidth counts each word read and written. Each "
-        "point is checked on the device (every word is its fill value plus the launches so far) "
-        "and on the host (its first and last 64 Ki words), and the whole array once on the host "
-        "after the sweep. extra.model_gbs is Little's law for one 4-byte load per thread, from "
-        "the same run's memory_latency DRAM figure and achievable peak.",
-    .citation = "T. Stich, Advanced CUDA Programming ('Hiding Latency', 'Launch Configuration'); "
-                "CUDA C++ Best Practices Guide 10.1 (occupancy)",
-    .version = 1,
-    .order = 8,
-    .chart = {.metric = metrics::effective_bandwidth.name,
-              .x = "threads_per_sm",
-              .x_title = "resident threads per SM",
-              .color = "block_size",
-              .limit = LimitKind::dram},
-    .run = run,
-});
+APOD_EXPERIMENT(hiding::experiment, run);
 
 } // namespace apod

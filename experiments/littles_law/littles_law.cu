@@ -13,7 +13,8 @@
 #include "in_flight.hpp"
 #include "memory_latency/chain.hpp"
 #include "memory_latency/chase.cuh"
-#include "memory_latency/dram_latency.hpp"
+#include "declaration.hpp"
+#include "memory_latency/declaration.hpp"
 #include "shapes.cuh"
 
 #include <algorithm>
@@ -26,11 +27,11 @@ namespace {
 
 constexpr uint64_t seed = 0x11771E5;
 constexpr uint64_t chase_seed = 0x1A7E4C8;
-constexpr double target_fraction = 0.9;       // the named point: 90% of the achievable peak
 constexpr double moved_per_loaded_byte = 2.0; // a copy writes every byte it loads
 
-const Metric in_flight_per_sm{"in_flight_per_sm", "KB", Direction::lower};
-const Metric device_in_flight{"device_in_flight", "KB", Direction::lower};
+using littles::device_in_flight;
+using littles::in_flight_per_sm;
+using littles::target_fraction;
 
 /// The model's inputs and where they came from.
 struct ModelInputs {
@@ -55,7 +56,7 @@ double dram_latency_ns(ExperimentContext& ctx, std::string& source) {
   json extra = f.facts;
   extra["why"] = "memory_latency did not run earlier in this run";
   Measurement m =
-      make_measurement({{latency::level_key, latency::dram_level}, {"working_set_bytes", bytes}},
+      make_measurement({{latency::level.key, latency::dram_level}, {latency::working_set.key, bytes}},
                        latency::ns, f.ns_per_step, f.verified, std::move(extra));
   const bool ok = point_status(m).ok();
   ctx.record(std::move(m));
@@ -86,8 +87,8 @@ void record_point(ExperimentContext& ctx, const ShapePoint& p, double bytes_move
                 {"model_latency_source", in.latency_source},
                 {"model_peak_gbs", in.peak_gbs},
                 {"model_peak_source", in.peak_source},
-                {"words_wrong", p.wrong},
-                {"seed", seed},
+                {keys::words_wrong, p.wrong},
+                {keys::seed, seed},
                 {"kernel", p.kernel}};
   if (in.peak_gbs > 0)
     extra[keys::model_gbs] = littles_law_bandwidth_gbs(
@@ -140,7 +141,7 @@ void record_crossing(ExperimentContext& ctx, const std::vector<ShapePoint>& poin
       {"shapes_not_resident", not_resident},
       {"rule", "per sample index: the best shape at each bytes-in-flight value, interpolated "
                "linearly in log2(bytes in flight) where it first reaches the target"}};
-  const json params = {{"fraction_of_peak", target_fraction}};
+  const json params = {{littles::fraction.key, target_fraction}};
   Measurement per_sm = make_measurement(params, in_flight_per_sm, per_sm_kb, verified, extra);
   const auto on_device = [&](double kb) { return kb * ctx.device.sm_count; };
   Measurement device =
@@ -172,36 +173,6 @@ void run(ExperimentContext& ctx) {
 
 } // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = "littles_law",
-    .title = "Little's law: bandwidth against bytes in flight per SM",
-    .description =
-        "A copy kernel on a persistent grid of 128-thread blocks, swept over access width (4, 8, "
-        "16 bytes), independent loads per thread issued before any store (1, 2, 4, 8) and "
-        "resident threads per SM (128 to 2048): 512 B to 256 KiB of loads in flight per SM "
-        "(threads x loads x width); a shape whose blocks cannot all be resident (the occupancy "
-        "API, e.g. registers) is skipped and listed in the 90% points' extra. Buffers of 512 "
-        "MiB each way; bandwidth counts bytes read plus written; every copied word is checked "
-        "on the device and the first and last 64 Ki words again on the host. extra.model_gbs = "
-        "min(achievable peak, 2 x SMs x bytes in "
-        "flight per SM / DRAM latency), a copy moving two bytes per byte loaded, from the same "
-        "run's memory_latency dram point and peak_copy's achievable_peak (run alone: its own "
-        "short chase, recorded, and its own best point; extra says which). The launch "
-        "'offsetCopy (guide 9.2.1.3)' is the guide's shape: 256-thread blocks, one 4-byte load "
-        "per thread, a full grid. The fraction_of_peak 0.9 points give the bytes in flight per "
-        "SM and for the device at which the persistent shapes reach 90% of the achievable peak.",
-    .citation = "Notes on CUDA (Little's-law table: latency x throughput); Tuning CUDA "
-                "Applications for Pascal 1.4.3.1; CUDA C++ Best Practices Guide 9.2.1.3, 10.1",
-    .version = 1,
-    .order = 7,
-    .chart = {.metric = metrics::effective_bandwidth.name,
-              .x = "in_flight_bytes",
-              .x_title = "bytes of loads in flight per SM",
-              .log_x = true,
-              .color = "launch",
-              .mark = "point",
-              .limit = LimitKind::dram},
-    .run = run,
-});
+APOD_EXPERIMENT(littles::experiment, run);
 
 } // namespace apod

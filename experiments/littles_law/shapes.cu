@@ -94,13 +94,7 @@ int resident_blocks(const void* func, int block_size) {
   return blocks;
 }
 
-json shape_params(const char* launch, int word_bytes, int loads, int threads_per_sm) {
-  return {{"launch", launch},
-          {"word_bytes", word_bytes},
-          {"loads_per_thread", loads},
-          {"threads_per_sm", threads_per_sm},
-          {"in_flight_bytes", threads_per_sm * loads * word_bytes}};
-}
+using littles::shape_params;
 
 ShapePoint measure(ExperimentContext& ctx, CopyBuffers& buf, ShapePoint point,
                    const std::function<void(cudaStream_t)>& launch) {

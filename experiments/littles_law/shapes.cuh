@@ -5,13 +5,14 @@
 #include "core/cuda_memory.cuh"
 #include "core/experiment.hpp"
 #include "core/series.hpp"
+#include "declaration.hpp"
 
 #include <vector>
 
 namespace apod {
 
-inline constexpr const char* persistent_launch = "persistent grid";
-inline constexpr const char* guide_launch = "offsetCopy (guide 9.2.1.3)";
+using littles::guide_launch;
+using littles::persistent_launch;
 
 /// The copy's input (filled from `seed`) and output, and a device counter for the check.
 struct CopyBuffers {

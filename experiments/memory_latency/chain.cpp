@@ -1,6 +1,6 @@
 #include "chain.hpp"
 
-#include "dram_latency.hpp"
+#include "declaration.hpp"
 
 #include <algorithm>
 #include <random>

@@ -9,7 +9,7 @@
 #include "core/cuda_check.cuh"
 #include "core/experiment.hpp"
 #include "core/series.hpp"
-#include "dram_latency.hpp"
+#include "declaration.hpp"
 
 #include <cmath>
 #include <string>
@@ -45,7 +45,8 @@ void run(ExperimentContext& ctx) {
         chase.measure(bytes, seed ^ bytes, plan, ctx.options.sampling, point_time_cap_s);
     json extra = f.facts;
     extra["experiment_seed"] = seed;
-    record_pair(ctx, {{latency::level_key, "sweep"}, {"working_set_bytes", bytes}}, f, extra);
+    record_pair(ctx, {{latency::level.key, latency::sweep_level}, {latency::working_set.key, bytes}}, f,
+                extra);
 
     const double median_ns = f.ns_per_step.summary().median;
     const std::string level = level_of(probes, bytes);
@@ -56,7 +57,7 @@ void run(ExperimentContext& ctx) {
       extra["plateau_step_from_smaller"] = smaller_median_ns > 0 ? json(step) : json(nullptr);
       extra["plateau_flat"] = smaller_median_ns > 0 && std::abs(step) <= flat_within;
       extra[keys::headline] = level == latency::dram_level; // the figure Little's law reads
-      record_pair(ctx, {{latency::level_key, level}, {"working_set_bytes", bytes}}, f, extra);
+      record_pair(ctx, {{latency::level.key, level}, {latency::working_set.key, bytes}}, f, extra);
     }
     smaller_median_ns = median_ns;
   }
@@ -64,30 +65,6 @@ void run(ExperimentContext& ctx) {
 
 } // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = latency::experiment,
-    .title = "Memory latency (pointer chase)",
-    .description =
-        "Dependent-load latency in ns (%globaltimer) and SM cycles (clock64) per step of one "
-        "thread chasing a random cyclic chain (one node per 128-byte line, in a pseudo-random "
-        "order from the seed in extra) through working sets from 4 KiB to 16x the L2, loads cached "
-        "in L1 "
-        "(ld.global.ca, carve-out preferring L1). Sets within the L2 are read into it before "
-        "each sample and walked one lap untimed first. The level points (l1, l2, dram) are the "
-        "sets a quarter of the shared memory per SM, a quarter of the L2 and 16x the L2; extra "
-        "says whether the curve is flat there (within 10% of the next-smaller set). Every "
-        "sample's final node is checked against the host's walk of the same chain.",
-    .citation = "T. Stich, Advanced CUDA Programming ('Launch Configuration': GMEM latency "
-                "400-800 cycles); Notes on CUDA (Little's-law table: 800 cycles)",
-    .version = 1,
-    .order = 6,
-    .chart = {.metric = latency::ns.name,
-              .x = "working_set_bytes",
-              .x_title = "working set",
-              .log_x = true,
-              .color = "level",
-              .limit = LimitKind::none},
-    .run = run,
-});
+APOD_EXPERIMENT(latency::experiment, run);
 
 } // namespace apod

@@ -14,6 +14,7 @@
 #include "core/timing.cuh"
 #include "core/verify.hpp"
 #include "core/vocabulary.hpp"
+#include "declaration.hpp"
 #include "peaks.hpp"
 #include "stream_kernels.cuh"
 
@@ -51,16 +52,7 @@ struct Arrays {
   Vec* zv() const { return reinterpret_cast<Vec*>(z.get()); }
 };
 
-/// One launch shape: elements per thread, and one block per tile or one resident wave.
-struct Shape {
-  int elements = 1;
-  bool persistent = false;
-};
-
-// The candidates, for every access type (docs/method.md says how they were chosen); --quick
-// keeps the two ends.
-constexpr Shape shapes[] = {{1, false}, {2, false}, {4, false}, {4, true}};
-constexpr Shape quick_shapes[] = {{1, false}, {4, true}};
+using peak::Shape;
 
 // The dot product the host expects: x . y modulo 2^64 (parallel_count's sum wraps the same way).
 uint64_t host_dot(size_t words) {
@@ -82,8 +74,7 @@ public:
   }
 
   void memcpy_point() {
-    const json params = {
-        {keys::access_type, access::copy}, {"method", "memcpy"}, {"config", "copy memcpy"}};
+    const json params = peak::memcpy_params();
     record(
         params, 2.0 * a_.bytes(), json::object(),
         [&](cudaStream_t s) {
@@ -150,17 +141,11 @@ private:
       APOD_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, kernel, block_size, 0));
       grid = unsigned(std::max(1, resident) * ctx_.device.sm_count);
     }
-    const std::string config =
-        type + " e" + std::to_string(shape.elements) + (shape.persistent ? " wave" : " full");
-    const json params = {{keys::access_type, type},
-                         {"method", "kernel"},
-                         {"elements_per_thread", shape.elements},
-                         {"grid", shape.persistent ? "wave" : "full"},
-                         {"config", config}};
+    const json params = peak::kernel_params(type, shape);
     if (type == access::read) // the per-block partial sums are written too
       bytes += double(grid) * sizeof(unsigned long long);
     const json facts = {{"vector_bytes", int(sizeof(Vec))},
-                        {"launch", kernel_facts(kernel, block_size, grid)}};
+                        {keys::launch, kernel_facts(kernel, block_size, grid)}};
     record(
         params, bytes, facts,
         [&](cudaStream_t s) {
@@ -233,9 +218,10 @@ void run(ExperimentContext& ctx) {
   PeakSweep sweep(ctx, arrays, dot_expected.get());
   sweep.memcpy_point();
   const std::vector<Shape> candidates =
-      ctx.options.quick ? std::vector<Shape>(std::begin(quick_shapes), std::end(quick_shapes))
-                        : std::vector<Shape>(std::begin(shapes), std::end(shapes));
-  for (const char* type : {access::copy, access::triad, access::write, access::read})
+      ctx.options.quick
+          ? std::vector<Shape>(std::begin(peak::quick_shapes), std::end(peak::quick_shapes))
+          : std::vector<Shape>(std::begin(peak::shapes), std::end(peak::shapes));
+  for (const char* type : peak::access_types)
     for (Shape shape : candidates)
       sweep.kernel_point(type, shape);
   std::vector<Measurement>& points = sweep.points();
@@ -250,31 +236,6 @@ void run(ExperimentContext& ctx) {
 
 } // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = "peak_copy",
-    .title = "Achievable bandwidth per access type",
-    .description =
-        "The bandwidth device memory actually delivers, to read other results against, for "
-        "four access types in BabelStream's shapes: read-only (an integer dot product of two "
-        "arrays), write-only (a fill), copy (a kernel, and cudaMemcpyAsync device to device) "
-        "and triad (z = x + s y), on arrays of max(4 GiB, 64x the L2) each. Each kernel loads "
-        "16-byte vectors, 1, 2 or 4 per thread, with one 256-thread block per tile (full) or one "
-        "resident wave striding over the tiles (wave). Bandwidth counts bytes read plus written. "
-        "Every output word is checked on the device, the first and last 64 Ki again on the "
-        "host; the dot product is compared with the host's. achievable_peak_by_access is each "
-        "type's best verified median with that point's samples; achievable_peak (method best) "
-        "is the best of them and names its access type in extra.",
-    .citation = "CUDA C++ Best Practices Guide 8.2 (theoretical and effective bandwidth), 9.2.1 "
-                "(coalesced access); BabelStream (Deakin et al.) kernel shapes",
-    .version = 2,
-    .order = 5,
-    .chart = {.metric = "effective_bandwidth",
-              .x = "config",
-              .x_title = "configuration",
-              .color = "access_type",
-              .mark = "bar",
-              .limit = LimitKind::dram},
-    .run = run,
-});
+APOD_EXPERIMENT(peak::experiment, run);
 
 } // namespace apod

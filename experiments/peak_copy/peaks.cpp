@@ -1,5 +1,7 @@
 #include "peaks.hpp"
 
+#include "declaration.hpp"
+
 #include "core/series.hpp"
 #include "core/vocabulary.hpp"
 
@@ -9,9 +11,6 @@
 namespace apod {
 
 namespace {
-
-const Metric access_peak_metric{keys::access_peak, "GB/s", Direction::higher};
-const Metric achievable_peak_metric{keys::achievable_peak, "GB/s", Direction::higher};
 
 Series series_of(const Measurement& m) {
   return Series(m.samples, m.excluded, m.stop_reason, m.noisy);
@@ -72,7 +71,7 @@ std::vector<Measurement> access_peaks(const std::vector<Measurement>& points) {
     json facts = {{"points_compared", compared}};
     if (best)
       facts["winner"] = best->params;
-    peaks.push_back(peak_of({{keys::access_type, type}}, access_peak_metric, best, std::move(facts),
+    peaks.push_back(peak_of({{keys::access_type, type}}, peak::access_peak, best, std::move(facts),
                             "no " + type + " point verified"));
   }
   return peaks;
@@ -85,7 +84,7 @@ Measurement achievable_peak(const std::vector<Measurement>& peaks) {
   json facts = {{"access_types_compared", compared}};
   if (best)
     facts[keys::access_type] = best->params.at(keys::access_type);
-  return peak_of({{"method", "best"}}, achievable_peak_metric, best, std::move(facts),
+  return peak_of({{peak::method.key, peak::best_method}}, peak::achievable_peak, best, std::move(facts),
                  "no access type has a verified point");
 }
 

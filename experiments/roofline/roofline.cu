@@ -12,6 +12,7 @@
 #include "core/series.hpp"
 #include "core/theory.hpp"
 #include "core/timing.cuh"
+#include "declaration.hpp"
 #include "model.hpp"
 
 #include <algorithm>
@@ -28,8 +29,8 @@ constexpr uint64_t seed = 0x2007F11E;
 constexpr size_t host_check_elements = size_t(1) << 14; // checked on the host at each end
 constexpr double point_time_cap_s = 0.1; // 22 points: ~2 s at most, if none converges
 
-const Metric flop_rate{"flop_rate", "GFLOP/s", Direction::higher};
-const Metric peak_flop_rate{"peak_flop_rate", "GFLOP/s", Direction::higher};
+using roofline::flop_rate;
+using roofline::peak_flop_rate;
 
 // Correctly rounded fused multiply-adds, never contracted or split by the compiler.
 __device__ inline float fused(float x, float a, float b) {
@@ -192,9 +193,9 @@ Measurement record_of(const Point& p, const char* precision, int element_bytes, 
       extra[keys::model] = roofline_gflops(intensity, *roof.peak_gflops, roof.model_gbs);
   }
   const Series gflops = p.ms.map([flops](double ms) { return flops / (ms * 1e6); });
-  return make_measurement({{"precision", precision},
-                           {"fma_per_element", p.fma_per_element},
-                           {"flops_per_byte", intensity}},
+  return make_measurement({{roofline::precision.key, precision},
+                           {roofline::fma.key, p.fma_per_element},
+                           {roofline::intensity.key, intensity}},
                           flop_rate, gflops, p.verified, std::move(extra));
 }
 
@@ -213,29 +214,26 @@ Measurement peak_of(const std::vector<Measurement>& records, const char* precisi
   if (roof.peak_gflops) {
     extra[keys::limit] = *roof.peak_gflops;
     extra[keys::limit_label] = "theoretical peak: SM clock x SMs x lanes per SM x 2";
-    extra["machine_balance"] = machine_balance(*roof.peak_gflops, roof.theoretical_gbs);
+    extra[roofline::machine_balance_key] = machine_balance(*roof.peak_gflops, roof.theoretical_gbs);
     if (roof.model_gbs > 0)
       extra["machine_balance_achievable"] = machine_balance(*roof.peak_gflops, roof.model_gbs);
   }
   if (!best) {
-    Measurement m = make_measurement({{"precision", precision}}, peak_flop_rate, Series(), false,
+    Measurement m = make_measurement({{roofline::precision.key, precision}}, peak_flop_rate, Series(), false,
                                      std::move(extra));
     m.error = "no sweep point verified";
     return m;
   }
   extra["winner"] = best->params;
   const Series s(best->samples, best->excluded, best->stop_reason, best->noisy);
-  return make_measurement({{"precision", precision}}, peak_flop_rate, s, true, std::move(extra));
+  return make_measurement({{roofline::precision.key, precision}}, peak_flop_rate, s, true, std::move(extra));
 }
 
 template <class T>
 void run_precision(ExperimentContext& ctx, const char* precision, int lanes, size_t array_bytes,
                    Roof roof) {
-  const std::optional<double> balance =
-      roof.peak_gflops ? std::optional(machine_balance(*roof.peak_gflops, roof.theoretical_gbs))
-                       : std::nullopt;
   std::vector<Point> points =
-      sweep<T>(ctx, array_bytes, fma_counts(balance, sizeof(T), ctx.options.quick));
+      sweep<T>(ctx, array_bytes, roofline::counts_for(ctx.device, sizeof(T), ctx.options.quick));
   if (roof.model_gbs <= 0) { // run alone: this sweep's own best bandwidth stands in
     for (const auto& p : points)
       if (p.verified)
@@ -279,33 +277,6 @@ void run(ExperimentContext& ctx) {
 
 } // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = "roofline",
-    .title = "Roofline: FLOP/s against arithmetic intensity (FP32, FP64)",
-    .description =
-        "Achieved FLOP/s against arithmetic intensity (FLOPs per byte of DRAM traffic). A kernel "
-        "reads an array of at least 4x the L2, runs k fused multiply-adds on each element (4 "
-        "independent chains per thread) and writes it back: 2k FLOPs per element over 8 bytes "
-        "(FP32) or 16 bytes (FP64); k doubles from 1 to the first count whose intensity is 8x the "
-        "machine balance. Each point carries the theoretical roofline min(peak, intensity x DRAM "
-        "bandwidth) as extra.limit and the achievable one (the run's peak_copy bandwidth) as "
-        "extra.model. Peak FLOP/s = SM clock x SMs x FP32/FP64 lanes per SM x 2 (lanes from the "
-        "Programming Guide's throughput table); the peak_flop_rate point (the best median per "
-        "precision) carries it with the machine balance. Every output is compared exactly with "
-        "the host's FMA chain for its input value (on the device, and the first and last 16 Ki "
-        "elements again on the host).",
-    .citation = "Notes on CUDA (seed 002): peak FLOPS, FLOPs per byte, GMAC; CUDA C++ Programming "
-                "Guide, Arithmetic Instructions (throughput table)",
-    .version = 1,
-    .order = 9,
-    .chart = {.metric = "flop_rate",
-              .x = "flops_per_byte",
-              .x_title = "arithmetic intensity (FLOP per byte of DRAM traffic)",
-              .log_x = true,
-              .color = "precision",
-              .mark = "line",
-              .limit = LimitKind::none},
-    .run = run,
-});
+APOD_EXPERIMENT(roofline::experiment, run);
 
 } // namespace apod

@@ -17,7 +17,7 @@ constexpr const char* interval_rule =
 constexpr double knee_fraction = 0.95;
 
 json params_of(const std::string& curve, int sm_count) {
-  return {{"curve", curve}, {"sm_count", sm_count}};
+  return {{param::curve.key, curve}, {param::sm_count.key, sm_count}};
 }
 
 double median_of(const Series& s) {
@@ -92,7 +92,7 @@ void record_fraction(ExperimentContext& ctx, const LawInputs& in, const ScalingF
   const Series fractions = fraction_per_repetition(in.law, n, speedups);
   const Metric& fraction_metric =
       amdahl ? metric::amdahl_parallel_fraction : metric::gustafson_parallel_fraction;
-  ctx.record(make_measurement({{"law", law}}, fraction_metric, fractions, verified, extra));
+  ctx.record(make_measurement({{param::law.key, law}}, fraction_metric, fractions, verified, extra));
   if (!amdahl)
     return;
 
@@ -111,7 +111,7 @@ void record_fraction(ExperimentContext& ctx, const LawInputs& in, const ScalingF
   extra["ci95_is"] = "1 / (1 - P) at the ends of P's interval (null: no finite upper end)";
   extra.erase("standard_error");
   Measurement limit =
-      make_measurement({{"law", law}}, metric::amdahl_limit, limits, verified, extra);
+      make_measurement({{param::law.key, law}}, metric::amdahl_limit, limits, verified, extra);
   if (limits.empty())
     limit.error = "every fit gave P = 1: no finite Amdahl limit";
   ctx.record(std::move(limit));
@@ -180,7 +180,7 @@ void record_memory_bandwidth(ExperimentContext& ctx, const std::vector<Partition
                            {"measured_knee_is", "the first SM count whose median bandwidth reaches "
                                                 "95% of the largest median"}});
   ctx.record(
-      make_measurement({{"curve", "memory"}}, metric::predicted_knee, knee, base.verified, extra));
+      make_measurement({{param::curve.key, "memory"}}, metric::predicted_knee, knee, base.verified, extra));
 }
 
 void record_law(ExperimentContext& ctx, const LawInputs& in) {
@@ -235,7 +235,7 @@ void record_serial_phase(ExperimentContext& ctx, const Series& ms, size_t elemen
   const json extra = {{"elements", elements},
                       {"held_fixed_ms", median_of(ms)},
                       {"timed", "alone, back to back, before any GPU phase"}};
-  ctx.record(make_measurement({{"phase", "host"}}, metric::serial_ms, ms, true, extra));
+  ctx.record(make_measurement({{param::phase.key, "host"}}, metric::serial_ms, ms, true, extra));
 }
 
 } // namespace apod::scaling

@@ -6,6 +6,7 @@
 
 #include "core/experiment.hpp"
 #include "core/series.hpp"
+#include "declaration.hpp"
 #include "fit.hpp"
 #include "model.hpp"
 
@@ -13,22 +14,6 @@
 #include <vector>
 
 namespace apod::scaling {
-
-/// The scaling experiment's metrics (Best Practices Guide 3.1.3).
-namespace metric {
-inline const Metric kernel_ms{"kernel_ms", "ms", Direction::lower};
-/// The grown (weak-scaling) problem timed on the base partition: Gustafson's numerator.
-inline const Metric base_partition_ms{"base_partition_ms", "ms", Direction::lower};
-inline const Metric serial_ms{"serial_ms", "ms", Direction::lower};
-inline const Metric speedup{"speedup", "x", Direction::higher};
-inline const Metric efficiency{"efficiency", "1", Direction::higher};
-inline const Metric amdahl_parallel_fraction{"amdahl_parallel_fraction", "1", Direction::higher};
-inline const Metric gustafson_parallel_fraction{"gustafson_parallel_fraction", "1",
-                                                Direction::higher};
-inline const Metric amdahl_limit{"amdahl_limit", "x", Direction::higher};
-/// Fewer SMs to saturate DRAM means each SM moves more.
-inline const Metric predicted_knee{"predicted_knee_sm_count", "SMs", Direction::lower};
-} // namespace metric
 
 /// `base` with every key of `more` set (an extra's facts plus a point's own).
 json merged(json base, const json& more);

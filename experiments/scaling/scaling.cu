@@ -247,34 +247,6 @@ void run(ExperimentContext& ctx) {
 
 } // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = "scaling",
-    .title = "Scaling with SM count: three workload classes, Amdahl and Gustafson",
-    .description =
-        "GPU phases confined to N SMs with green contexts (partitions of 8, 16, ... SMs on Hopper "
-        "and all SMs; N = sm_count / the smallest partition's). Curves (param curve): compute "
-        "(dependent FMA chains, 16 full waves of the whole GPU), memory (a 512 MiB to 512 MiB "
-        "stream) and latency (1 Ki dependent pointer chases through a 256 MiB table) give the GPU "
-        "phase's speedup over the smallest partition and efficiency = speedup / N beside each "
-        "class's model in extra.model_speedup: N, min(SMs x per-SM bandwidth, DRAM limit) with "
-        "its knee (predicted_knee_sm_count), and 1. amdahl: a host reduction timed alone and "
-        "held fixed, then the compute phase: S = (serial + base) / (serial + on N SMs). "
-        "gustafson: the compute problem grown N-fold, timed on N x the SMs and on the smallest "
-        "partition (base_partition_ms, the measured numerator). amdahl_parallel_fraction and "
-        "gustafson_parallel_fraction: one least-squares fit per repetition; extra holds the fit "
-        "of the medians, its standard error and 95% interval, the residuals and a runs test for "
-        "a trend; amdahl_limit = 1 / (1 - P). Outputs checked: FMA results bit for bit against "
-        "std::fmaf, every stream word on the device, every chase's end on the host.",
-    .citation = "CUDA C++ Best Practices Guide 3.1.3 (Amdahl's law, Gustafson's law), 8.2 "
-                "(bandwidth); CUDA Driver API, Green Contexts",
-    .version = 2,
-    .order = 80,
-    .chart = {.metric = "speedup",
-              .x = "sm_count",
-              .x_title = "SMs (green-context partition)",
-              .color = "curve",
-              .limit = LimitKind::none},
-    .run = run,
-});
+APOD_EXPERIMENT(scaling::experiment, run);
 
 } // namespace apod

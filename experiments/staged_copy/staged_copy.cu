@@ -4,6 +4,7 @@
 // copying its own chunk and running the kernel on it, so that one stage's kernel overlaps the next
 // stage's copy. The guide's estimate (model.cpp) assumes tE and tT comparable, so the kernel's
 // work per element is calibrated at run time until its time matches the measured copy.
+#include "declaration.hpp"
 #include "model.hpp"
 
 #include "core/cuda_memory.cuh"
@@ -23,19 +24,12 @@ namespace apod {
 namespace {
 
 constexpr int threads_per_block = 256;                // the guide's nThreads
-constexpr int stream_counts[] = {1, 2, 4, 8, 16, 32}; // nStreams; n divides by 256 x 32
+using staged::stream_counts;
 constexpr uint64_t seed = 0x57A6ED;
 // Numerical Recipes' LCG step. Its k-fold composition is again affine, so the host checks every
 // element with one multiply-add however many steps the kernel took (AffineMap32, affine_power).
 constexpr AffineMap32 lcg_step{1664525u, 1013904223u};
 
-const Metric transfer_ms_metric{"transfer_ms", "ms", Direction::lower};
-const Metric kernel_ms_metric{"kernel_ms", "ms", Direction::lower};
-const Metric total_ms_metric{"total_ms", "ms", Direction::lower};
-const Metric model_ms_metric{"model_ms", "ms", Direction::lower};
-const Metric parallel_fraction_metric{"parallel_fraction", "1", Direction::higher};
-const Metric amdahl_limit_metric{"amdahl_limit", "x", Direction::higher};
-const Metric h2d_bandwidth_metric{"h2d_bandwidth", "GB/s", Direction::higher};
 
 // Every sample of a fixed-count timing, with the monitor's flags.
 Series series_of(const TimedSamples& t) {
@@ -155,17 +149,17 @@ void record_configuration(ExperimentContext& ctx, const json& params, int n_stre
   const Series fraction = Series::zip(total, kernel, [](double all, double e) { return e / all; });
   const bool verified = wrong == 0;
   const json e = with_wrong(extra, wrong);
-  ctx.record(make_measurement(params, total_ms_metric, total, verified, e));
-  ctx.record(make_measurement(params, model_ms_metric, model, verified, e));
-  ctx.record(make_measurement(params, parallel_fraction_metric, fraction, verified, e));
-  if (params.value("mode", "") != "sequential")
+  ctx.record(make_measurement(params, staged::total_ms, total, verified, e));
+  ctx.record(make_measurement(params, staged::model_ms, model, verified, e));
+  ctx.record(make_measurement(params, staged::parallel_fraction, fraction, verified, e));
+  if (params.value(staged::mode.key, "") != "sequential")
     return;
 
   size_t left_out = 0;
   const Series limit = amdahl_limits(fraction, left_out);
   json limit_extra = e;
   limit_extra["pairs_without_limit"] = left_out;
-  Measurement m = make_measurement(params, amdahl_limit_metric, limit, verified, limit_extra);
+  Measurement m = make_measurement(params, staged::amdahl_limit, limit, verified, limit_extra);
   if (limit.empty())
     m.error = "every kernel-alone sample was longer than its total: P >= 1 has no Amdahl limit";
   ctx.record(std::move(m));
@@ -174,15 +168,15 @@ void record_configuration(ExperimentContext& ctx, const json& params, int n_stre
 // tT and tE alone over the whole array, and the copy's rate.
 void record_alone(ExperimentContext& ctx, const Series& transfer, size_t transfer_wrong,
                   const Series& kernel, size_t kernel_wrong, double bytes, const json& extra) {
-  const json alone = {{"n_streams", 1}, {"mode", "alone"}};
+  const json alone = {{staged::n_streams.key, 1}, {staged::mode.key, "alone"}};
   const json transfer_extra = with_wrong(extra, transfer_wrong);
   ctx.record(
-      make_measurement(alone, transfer_ms_metric, transfer, transfer_wrong == 0, transfer_extra));
+      make_measurement(alone, staged::transfer_ms, transfer, transfer_wrong == 0, transfer_extra));
   json bandwidth_extra = transfer_extra;
   bandwidth_extra[keys::bytes_moved] = bytes;
-  ctx.record(make_measurement(alone, h2d_bandwidth_metric, bandwidth_gbs(transfer, bytes),
+  ctx.record(make_measurement(alone, staged::h2d_bandwidth, bandwidth_gbs(transfer, bytes),
                               transfer_wrong == 0, bandwidth_extra));
-  ctx.record(make_measurement(alone, kernel_ms_metric, kernel, kernel_wrong == 0,
+  ctx.record(make_measurement(alone, staged::kernel_ms, kernel, kernel_wrong == 0,
                               with_wrong(extra, kernel_wrong)));
 }
 
@@ -225,7 +219,7 @@ void run(ExperimentContext& ctx) {
                       {"calibration_iterations_ms", calibration},
                       {"threads_per_block", threads_per_block},
                       {"copy_engines", ctx.device.copy_engines},
-                      {"seed", seed}};
+                      {keys::seed, seed}};
   record_alone(ctx, transfer, transfer_wrong, kernel, kernel_wrong, double(setup.bytes()), extra);
 
   // Sequential copy and execute: one copy of everything, then one kernel over everything.
@@ -234,7 +228,7 @@ void run(ExperimentContext& ctx) {
     setup.copy_in(0, n, s);
     setup.kernel(0, n, setup.iterations, s);
   }));
-  record_configuration(ctx, {{"n_streams", 1}, {"mode", "sequential"}}, 1, sequential, transfer,
+  record_configuration(ctx, {{staged::n_streams.key, 1}, {staged::mode.key, "sequential"}}, 1, sequential, transfer,
                        kernel, extra, setup.count_wrong(1));
 
   // Staged: the guide's loop. The streams fork from and join back to `origin`, whose events
@@ -255,56 +249,14 @@ void run(ExperimentContext& ctx) {
     }));
     json staged_extra = extra;
     staged_extra["chunk_bytes"] = chunk * sizeof(uint32_t);
-    record_configuration(ctx, {{"n_streams", n_streams}, {"mode", "staged"}}, n_streams, staged,
+    record_configuration(ctx, {{staged::n_streams.key, n_streams}, {staged::mode.key, "staged"}},
+                         n_streams, staged,
                          transfer, kernel, staged_extra, setup.count_wrong(1));
   }
 }
 
 } // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = "staged_copy",
-    .title = "Staged concurrent copy and execute (nStreams)",
-    .description =
-        "The Best Practices Guide's overlap of a host-to-device copy with a kernel: one 256 MiB "
-        "array "
-        "in pinned memory, copied and processed sequentially (the whole copy, then the kernel) or "
-        "in "
-        "nStreams = 1..32 stages, each stream copying its chunk and running the kernel on it. "
-        "transfer_ms (tT) and kernel_ms (tE) are the copy and the kernel alone over the whole "
-        "array; "
-        "h2d_bandwidth is the copy's rate. The kernel does a calibrated number of dependent "
-        "integer "
-        "multiply-adds per element so that tE matches the measured tT (the guide assumes them "
-        "comparable); the count and the calibration runs are in extra. total_ms is the sequential "
-        "or "
-        "staged version from first copy to last kernel. model_ms is the guide's estimate, tE + tT "
-        "/ "
-        "nStreams when tE > tT, else tT + tE / nStreams (tE + tT for the sequential version), "
-        "computed "
-        "per sample pair: the i-th tT sample with the i-th tE sample. parallel_fraction P is tE "
-        "over "
-        "the configuration's total (i-th with i-th); for the sequential version amdahl_limit is "
-        "1 / (1 - P), the speed-up left if only the kernel got faster. In the staged versions the "
-        "copy hides behind the kernel (or the kernel behind the copy), so P there is the share of "
-        "the total the kernel covers and may reach 1 within timing noise; they record no "
-        "amdahl_limit, since the copy alone (tT) bounds that speed-up. A sequential pair whose tE "
-        "sample exceeds its total (a late launch) has no limit and is left out of amdahl_limit, "
-        "counted in extra.pairs_without_limit. Every point's output is checked on the host, "
-        "element by element, "
-        "against the closed form of the kernel's work.",
-    .citation =
-        "CUDA C++ Best Practices Guide 9.1.2 (Staged concurrent copy and execute) and 3.1.3.1 "
-        "(Amdahl's law)",
-    .version = 1,
-    .order = 40,
-    .chart = {.metric = "",
-              .x = "n_streams",
-              .x_title = "nStreams",
-              .log_x = true,
-              .color = "mode",
-              .limit = LimitKind::pcie},
-    .run = run,
-});
+APOD_EXPERIMENT(staged::experiment, run);
 
 } // namespace apod

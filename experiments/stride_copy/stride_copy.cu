@@ -16,6 +16,7 @@
 #include "core/series.hpp"
 #include "core/timing.cuh"
 #include "core/vocabulary.hpp"
+#include "declaration.hpp"
 #include "sector_model.hpp"
 
 #include <algorithm>
@@ -28,15 +29,11 @@ constexpr int block_size = 256;
 constexpr uint64_t seed = 0x57121DE;
 constexpr uint8_t poison = 0xA5;
 constexpr int saturating_words = 4; // 16 bytes in flight per thread, as offset_copy's
-// Every stride up to 8, where the model changes shape (1/stride of the traffic is useful), then
-// every fourth up to 32, where it is flat: the guide's Figure 7 range at half the points.
-constexpr int strides[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 20, 24, 28, 32};
 constexpr int max_stride = 32;
 // Threads: the stride-1 copy reads plus writes 1 GiB (docs/method.md); --quick 8 MiB.
 constexpr size_t threads_full = (size_t(1) << 30) / (2 * sizeof(Word));
 constexpr size_t threads_quick = size_t(1) << 20;
 constexpr double point_time_cap_s = 0.25; // 28 points of 0.5-8 ms samples
-inline const Metric sector_model_bandwidth{"sector_model_bandwidth", "GB/s", Direction::higher};
 
 __global__ void stride_copy_kernel(Word* odata, const Word* idata, int stride) {
   const size_t xid = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * stride;
@@ -74,7 +71,7 @@ struct Sweep {
 
 // One kernel over every stride: a measured point and its model point per stride.
 void sweep(Sweep& sw, bool guide) {
-  const char* kernel = guide ? "guide" : "saturating";
+  const char* kernel = guide ? stride_copy::guide : stride_copy::saturating;
   const unsigned grid = unsigned(sw.n / (guide ? block_size : block_size * saturating_words));
   const json launch =
       guide ? kernel_facts(stride_copy_kernel, block_size, grid)
@@ -83,7 +80,7 @@ void sweep(Sweep& sw, bool guide) {
   const SectorTraffic reference = stride_copy_traffic(sw.n, sizeof(Word), 1, rmw);
   Series reference_gbs;
   bool reference_ok = false;
-  for (int stride : strides) {
+  for (int stride : stride_copy::strides) {
     const size_t span = sw.n * stride;
     APOD_CUDA(cudaMemset(sw.out.get(), poison, span * sizeof(Word)));
     const TimedSamples t = time_samples_ms(sw.policy, nullptr, [&](cudaStream_t s) {
@@ -95,12 +92,12 @@ void sweep(Sweep& sw, bool guide) {
       APOD_CUDA_LAUNCH();
     });
     const OutputCheck check = check_output(sw.out.get(), span, StrideExpected{seed, sw.n, stride});
-    const json params = {{"kernel", kernel}, {"stride", stride}};
+    const json params = {{stride_copy::kernel.key, kernel}, {stride_copy::stride.key, stride}};
     json extra = check.facts();
     extra.update({{"words", sw.n},
                   {"span_bytes", double(span * sizeof(Word))},
-                  {"launch", launch},
-                  {"seed", seed},
+                  {keys::launch, launch},
+                  {keys::seed, seed},
                   {keys::access_type, access::copy}});
     const Series times(t.ms, t.excluded, t.stop_reason, t.noisy);
     Measurement measured = bandwidth_measurement(params, 2.0 * sw.n * sizeof(Word), times,
@@ -114,8 +111,10 @@ void sweep(Sweep& sw, bool guide) {
     const SectorTraffic traffic = stride_copy_traffic(sw.n, sizeof(Word), stride, rmw);
     const Series model =
         reference_gbs.map([&](double gbs) { return sector_model_gbs(gbs, reference, traffic); });
-    sw.ctx.record(make_measurement(params, sector_model_bandwidth, model, reference_ok,
-                                   {{"reference", {{"kernel", kernel}, {"stride", 1}}},
+    sw.ctx.record(make_measurement(params, stride_copy::sector_model_bandwidth, model,
+                                   reference_ok,
+                                   {{"reference", {{stride_copy::kernel.key, kernel},
+                                                   {stride_copy::stride.key, 1}}},
                                     {"sector_bytes", sector_bytes},
                                     {"partial_write_rmw", rmw},
                                     {"useful_bytes", traffic.useful_bytes},
@@ -145,24 +144,6 @@ void run(ExperimentContext& ctx) {
 
 } // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = "stride_copy",
-    .title = "Strided copy (strideCopy)",
-    .description =
-        "Effective bandwidth of a copy in which thread i copies word i x stride (4-byte words; "
-        "strides 1-8, then every fourth to 32), counting the useful bytes only, with the "
-        "guide's kernel (one word per thread) and a saturating one (4 independent words per "
-        "thread). Beside each point, sector_model_bandwidth: what the 32-byte-sector model "
-        "expects from the same kernel's stride-1 figure, reads and writes counted apart and a "
-        "partly written sector costing a read-modify-write when ECC is on. The stride-1 copy "
-        "moves 1 GiB; every word of each output span is checked on the device, the first and "
-        "last 64 Ki again on the host.",
-    .citation = "CUDA C++ Best Practices Guide 9.2.1, 9.2.1.4 (Figure 7), 8.2.1 (ECC); Tuning "
-                "CUDA Applications for Pascal (32-byte access unit)",
-    .version = 2,
-    .order = 20,
-    .chart = {.x = "stride", .x_title = "stride (words)", .color = "kernel"},
-    .run = run,
-});
+APOD_EXPERIMENT(stride_copy::experiment, run);
 
 } // namespace apod

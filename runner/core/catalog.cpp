@@ -239,6 +239,25 @@ const Metric& Declaration::headline_metric() const {
   return metrics.front();
 }
 
+const Measurement* headline_point(const Declaration& d,
+                                  const std::vector<const Measurement*>& points) {
+  const Metric& metric = d.headline_metric();
+  const Measurement* best = nullptr;
+  double best_median = 0;
+  bool best_marked = false;
+  for (const Measurement* m : points) {
+    if (m->metric != metric.name || !m->ok())
+      continue;
+    const bool marked = is_marked_headline(m->extra);
+    const double median = summarize(m->used_samples()).median;
+    const bool better = metric.direction == Direction::higher ? median > best_median
+                                                              : median < best_median;
+    if (!best || (marked && !best_marked) || (marked == best_marked && better))
+      best = m, best_median = median, best_marked = marked;
+  }
+  return best;
+}
+
 // ---- the registry ---------------------------------------------------------------------------
 
 namespace {

@@ -11,6 +11,7 @@
 // format by hint and never name a benchmark.
 #pragma once
 
+#include "core/device.hpp"
 #include "core/measurement.hpp"
 #include "core/metric_class.hpp"
 #include "core/vocabulary.hpp"
@@ -129,6 +130,7 @@ struct RuleSpec {
   std::string label;                 ///< "balance": drawn "balance fp32: 3.2 FLOP/B"
   std::string unit;                  ///< the figure's unit in the label ("" : the metric's)
   bool per_series = false;           ///< drawn in each series' colour, labelled with its value
+  bool per_model = false;            ///< one per device model (median of its runs), not per run
   std::string kind = "marker";       ///< marker | baseline | published
 };
 
@@ -178,6 +180,7 @@ struct Chart {
   std::string marker_title, marker_above_label, marker_else_label;
   /// Metrics stated in the caption per device model ("tT (copy alone) 12.3 ms"), their words.
   std::vector<std::pair<std::string, std::string>> caption_figures;
+  std::string figures_lead; ///< the words before them: "Fitted parallel fractions (3.1.3)"
   // heatmap: rows from `y` (a param) with extra[`y_extra`] before it, panels per `panel`.
   std::string y;
   std::string y_extra, y_extra_unit;
@@ -201,11 +204,10 @@ struct PlannedPoint {
   std::vector<std::string> metrics;
 };
 
-/// What the plan of points may depend on: the device when one is known.
+/// What the plan of points may depend on: the device (nominal_device() when none is visible)
+/// and whether the run is --quick.
 struct PlanInput {
-  int64_t l2_bytes = 50 * 1024 * 1024; ///< the device's L2 (an H100's when none is known)
-  int sm_count = 132;
-  int64_t total_memory_bytes = int64_t(80) << 30;
+  DeviceInfo device = nominal_device();
   bool quick = false;
 };
 
@@ -232,6 +234,13 @@ struct Declaration {
   const Param* find_param(const std::string& key) const;
   const Metric& headline_metric() const;
 };
+
+/// The point that stands for an experiment among one run's points: of its declared headline
+/// metric, the verified point it marked keys::headline, else the verified one with the best
+/// median by the metric's direction. nullptr when none is verified. The run summary and the
+/// report's headlines both ask this.
+const Measurement* headline_point(const Declaration& declaration,
+                                  const std::vector<const Measurement*>& points);
 
 /// Registers a declaration at static-initialisation time (APOD_DECLARE); throws on a name
 /// registered twice.
@@ -269,7 +278,8 @@ json catalog_json(const PlanInput* plan_input = nullptr);
 /// Reads one declaration back (the report reads the catalog so); throws InputError naming
 /// `where` and the field.
 Declaration declaration_from_json(const json& j, const std::string& where);
-/// Reads a whole catalog: an array of declarations, or an object keyed by name.
+/// Reads a whole catalog: `apod list --json`'s document, an array of declarations, or an
+/// object keyed by name.
 std::vector<Declaration> catalog_from_json(const json& j);
 
 } // namespace apod

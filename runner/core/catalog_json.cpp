@@ -62,7 +62,7 @@ json to_json(const RuleSpec& r) {
   return {{"from", rule_from_name(r.from)}, {"vertical", r.vertical}, {"metric", r.metric},
           {"extra", r.extra},     {"only", pair_json(r.only)},    {"value", r.value},
           {"scale", r.scale},     {"label", r.label},            {"unit", r.unit},
-          {"per_series", r.per_series}, {"kind", r.kind}};
+          {"per_series", r.per_series}, {"per_model", r.per_model}, {"kind", r.kind}};
 }
 
 json to_json(const NoteSpec& n) {
@@ -112,6 +112,7 @@ json to_json(const Chart& c) {
           {"marker_above_label", c.marker_above_label},
           {"marker_else_label", c.marker_else_label},
           {"caption_figures", figures},
+          {"figures_lead", c.figures_lead},
           {"y", c.y},
           {"y_extra", c.y_extra},
           {"y_extra_unit", c.y_extra_unit},
@@ -302,6 +303,7 @@ RuleSpec rule_from(const json& j, const std::string& where) {
   f.read("label", r.label);
   f.read("unit", r.unit);
   f.read("per_series", r.per_series);
+  f.read("per_model", r.per_model);
   f.read("kind", r.kind);
   return r;
 }
@@ -378,6 +380,7 @@ Chart chart_from(const json& j, const std::string& where) {
         const Fields g(item, at);
         return std::make_pair(g.required("metric"), g.text("words"));
       });
+  f.read("figures_lead", c.figures_lead);
   f.read("y", c.y);
   f.read("y_extra", c.y_extra);
   f.read("y_extra_unit", c.y_extra_unit);
@@ -452,8 +455,13 @@ Declaration declaration_from_json(const json& j, const std::string& where) {
   return d;
 }
 
-std::vector<Declaration> catalog_from_json(const json& j) {
+std::vector<Declaration> catalog_from_json(const json& document) {
   std::vector<Declaration> out;
+  // `apod list --json` wraps the declarations with what they were planned for.
+  const json& j = document.is_object() && document.contains("experiments") &&
+                          document["experiments"].is_array()
+                      ? document["experiments"]
+                      : document;
   if (j.is_array()) {
     for (std::size_t i = 0; i < j.size(); ++i)
       out.push_back(declaration_from_json(j[i], fmt::format("catalog[{}]", i)));

@@ -12,6 +12,25 @@ constexpr const char* payload_read = "config space";
 constexpr const char* payload_assumed = "assumed: config space unreadable (needs root)";
 } // namespace
 
+DeviceInfo nominal_device() {
+  DeviceInfo d;
+  d.name = "NVIDIA H100 80GB HBM3 (nominal: no GPU visible)";
+  d.cc_major = 9;
+  d.sm_count = 132;
+  d.memory_clock_khz = 2619000;
+  d.memory_bus_width_bits = 5120;
+  d.sm_clock_khz = 1980000;
+  d.l2_bytes = int64_t(50) << 20;
+  d.shared_bytes_per_sm = 233472;
+  d.total_memory_bytes = 85045870592;
+  d.copy_engines = 3;
+  d.pcie_generation = d.pcie_current_generation = 5;
+  d.pcie_width = d.pcie_current_width = 16;
+  d.pcie_max_payload_bytes = pcie_assumed_max_payload_bytes;
+  d.pcie_max_payload_assumed = true;
+  return d;
+}
+
 double DeviceInfo::theoretical_bandwidth_gbs() const {
   return apod::theoretical_bandwidth_gbs(memory_clock_khz, memory_bus_width_bits);
 }
@@ -85,6 +104,8 @@ nlohmann::ordered_json to_json(const DeviceInfo& d) {
       {"attainable_pcie_h2d_gbs", nullptr},
       {"attainable_pcie_d2h_gbs", nullptr},
   };
+  if (d.shared_bytes_per_sm > 0) // devices stored before it was read have none
+    j["shared_bytes_per_sm"] = d.shared_bytes_per_sm;
   if (d.pcie_max_payload_bytes > 0) {
     j["pcie_max_payload_bytes"] = d.pcie_max_payload_bytes;
     j["pcie_max_payload_source"] = d.pcie_max_payload_assumed ? payload_assumed : payload_read;
@@ -113,6 +134,7 @@ DeviceInfo device_from_json(const nlohmann::ordered_json& j) {
   d.memory_bus_width_bits = j.value("memory_bus_width_bits", 0);
   d.sm_clock_khz = j.value("sm_clock_khz", 0.0);
   d.l2_bytes = j.value("l2_bytes", int64_t{0});
+  d.shared_bytes_per_sm = j.value("shared_bytes_per_sm", int64_t{0});
   d.total_memory_bytes = j.value("total_memory_bytes", int64_t{0});
   d.ecc_enabled = j.value("ecc_enabled", false);
   d.copy_engines = j.value("copy_engines", 0);

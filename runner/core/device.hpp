@@ -22,6 +22,7 @@ struct DeviceInfo {
   int memory_bus_width_bits = 0; ///< cudaDevAttrGlobalMemoryBusWidth
   double sm_clock_khz = 0;       ///< cudaDevAttrClockRate (peak SM clock)
   int64_t l2_bytes = 0;
+  int64_t shared_bytes_per_sm = 0; ///< cudaDevAttrMaxSharedMemoryPerMultiprocessor; 0 if unknown
   int64_t total_memory_bytes = 0;
   bool ecc_enabled = false;
   int copy_engines = 0;          ///< cudaDevAttrAsyncEngineCount
@@ -44,6 +45,11 @@ struct DeviceInfo {
   /// The protocol limit per direction at the link's payload size (theory.hpp, pcie_attainable_gbs).
   std::optional<double> attainable_pcie_gbs(PcieDirection direction) const;
 };
+
+/// The facts `apod list --json` plans the matrix for when no GPU is visible: an NVIDIA H100
+/// 80GB HBM3 (SXM5) as the CUDA runtime reports it (132 SMs, 50 MiB L2, 2619 MHz memory clock
+/// on a 5120-bit bus, PCIe 5.0 x16). Nothing is measured on it; it only sizes the points.
+DeviceInfo nominal_device();
 
 /// The Max_Payload_Size assumed when config space is unreadable: what servers commonly program.
 inline constexpr int pcie_assumed_max_payload_bytes = 256;

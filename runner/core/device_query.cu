@@ -90,6 +90,7 @@ DeviceInfo query_device(int ordinal) {
   d.memory_bus_width_bits = attribute(cudaDevAttrGlobalMemoryBusWidth, ordinal);
   d.sm_clock_khz = attribute(cudaDevAttrClockRate, ordinal);
   d.l2_bytes = prop.l2CacheSize;
+  d.shared_bytes_per_sm = attribute(cudaDevAttrMaxSharedMemoryPerMultiprocessor, ordinal);
   d.total_memory_bytes = static_cast<int64_t>(prop.totalGlobalMem);
   d.ecc_enabled = attribute(cudaDevAttrEccEnabled, ordinal) != 0;
   d.copy_engines = attribute(cudaDevAttrAsyncEngineCount, ordinal);

@@ -72,14 +72,13 @@ struct ExperimentContext {
   const RunOptions& options;
   Recorder& recorder;
   std::string experiment;  ///< the name under which measurements are filed
-  /// What the experiment declared: every record is checked against it (null: not checked, a
-  /// test's own context).
   /// What the run has measured before this experiment (every earlier experiment's points, in
   /// the order recorded): an experiment may set its model from the same run's figures, e.g.
   /// littles_law from memory_latency's DRAM latency and peak_copy's achievable peak. Empty when
   /// the experiment runs alone (`--only`); it then says so or measures what it needs itself.
   const std::vector<Measurement>* earlier = nullptr;
-
+  /// What the experiment declared: every record is checked against it (null: not checked, a
+  /// test's own context).
   const Declaration* declaration = nullptr;
 
   /// File a measurement under this experiment, with the class its declaration gives it. A
@@ -94,8 +93,8 @@ struct ExperimentContext {
                                        const json& params = json::object()) const;
 
   /// The achievable DRAM bandwidth this run measured for `access_type` (access::copy, ...):
-  /// the run's keys::access_peak of that type, else its keys::achievable_peak, else nothing. A copy-like kernel is read against the copy peak, not against a faster write-only
-  /// fill.
+  /// the run's keys::access_peak of that type, else its keys::achievable_peak, else nothing. A
+  /// copy-like kernel is read against the copy peak, not against a faster write-only fill.
   std::optional<double> achievable_peak_gbs(const std::string& access_type) const;
 };
 

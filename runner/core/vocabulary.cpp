@@ -87,17 +87,6 @@ std::optional<double> percent_of(double value, std::optional<double> limit) {
   return 100.0 * value / *limit;
 }
 
-std::string headline_metric(const std::string& chart_metric,
-                            const std::vector<std::pair<std::string, std::string>>& seen) {
-  const auto has = [&](const std::string& metric) {
-    return std::any_of(seen.begin(), seen.end(), [&](const auto& s) { return s.first == metric; });
-  };
-  if (!chart_metric.empty() && has(chart_metric)) return chart_metric;
-  for (const auto& [metric, unit] : seen)
-    if (unit == "GB/s") return metric;
-  return seen.empty() ? std::string() : seen.front().first;
-}
-
 std::string ci_label(int n) {
   return n >= 6 ? "95% CI of the median" : "range (min – max; too few samples for a 95% CI)";
 }

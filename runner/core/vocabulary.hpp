@@ -53,9 +53,6 @@ inline constexpr const char* bytes_moved = "bytes_moved";
 /// metric: the best verified device-memory bandwidth of a run, read against by other DRAM figures.
 /// Its extra[access_type] names the access type that reached it.
 inline constexpr const char* achievable_peak = "achievable_peak";
-/// The experiment that records achievable_peak (so others can read it through
-/// ExperimentContext::earlier_median).
-inline constexpr const char* achievable_peak_experiment = "peak_copy";
 /// extra: the bandwidth a point's model predicts for it in GB/s (littles_law, latency_hiding:
 /// Little's law from the same run's DRAM latency and achievable peak), drawn beside the figure.
 inline constexpr const char* model_gbs = "model_gbs";
@@ -121,16 +118,6 @@ namespace settings {
 inline constexpr const char* baseline_run = "baseline_run";
 }  // namespace settings
 
-/// memory_latency's names, which littles_law and latency_hiding (their models) and the report
-/// (the Little's-law bound of the offset and stride launches) read: the experiment, its latency
-/// metrics and the parameter naming its plateaus ("l1", "l2", "dram"; the sweep is "sweep").
-namespace latency_names {
-inline constexpr const char* experiment = "memory_latency";
-inline constexpr const char* ns_metric = "latency_ns";
-inline constexpr const char* cycles_metric = "latency_cycles";
-inline constexpr const char* level_key = "level";
-inline constexpr const char* dram_level = "dram";
-}  // namespace latency_names
 
 /// The access types of device-memory figures (keys::access_type), as BabelStream names its
 /// kernels' shapes: read-only (a dot product), write-only (a fill), copy (one read, one write;
@@ -162,11 +149,6 @@ std::string limit_words(LimitKind kind, const json& extra);
 
 /// 100 x value / limit, or nothing without a positive limit.
 std::optional<double> percent_of(double value, std::optional<double> limit);
-
-/// The metric that stands for an experiment in summaries: the one it charts, else its first in
-/// GB/s, else its first. `seen` lists (metric, unit) in recording order.
-std::string headline_metric(const std::string& chart_metric,
-                            const std::vector<std::pair<std::string, std::string>>& seen);
 
 /// What a stored interval is: "95% CI of the median" when n >= 6 (order statistics), else
 /// "range (min – max; too few samples for a 95% CI)".

@@ -27,29 +27,16 @@ class CollectingRecorder : public Recorder {
 };
 
 std::string headline(const ExperimentInfo& info, const std::vector<Measurement>& ms, const DeviceInfo& d) {
-  // The headline metric is chosen by the one rule the report uses too (vocabulary.hpp): the
-  // best median of mixed units (ms beside GB/s beside ratios) would mean nothing.
-  std::vector<std::pair<std::string, std::string>> seen;
-  for (const auto& m : ms) seen.emplace_back(m.metric, m.unit);
-  const std::string metric = headline_metric(info.chart.metric, seen);
-  // A point the experiment marked as its headline wins over the best median (keys::headline).
-  const bool marked = std::any_of(ms.begin(), ms.end(), [&](const Measurement& m) {
-    return m.ok() && m.metric == metric && is_marked_headline(m.extra);
-  });
-  const Measurement* best = nullptr;
-  double best_median = 0;
-  for (const auto& m : ms) {
-    if (!m.ok() || m.metric != metric || (marked && !is_marked_headline(m.extra))) continue;
-    const double med = summarize(m.used_samples()).median;
-    const bool better = !best || (m.direction == Direction::higher ? med > best_median : med < best_median);
-    if (better) best = &m, best_median = med;
-  }
+  std::vector<const Measurement*> points;
+  for (const auto& m : ms) points.push_back(&m);
+  const Measurement* best = headline_point(info, points);  // the one rule the report uses too
   if (!best) return "-";
-  std::string s = fmt::format("{:.4g} {} {}", best_median, best->unit, best->metric);
-  if (const auto pct = percent_of(best_median, limit_gbs(info.chart.limit, d, best->unit, best->extra)))
-    s += fmt::format(" ({:.1f}% of {})", *pct, limit_words(info.chart.limit, best->extra));
-  // The interval with what it is: a 95% CI of the median from 6 samples on, else only a range.
   const Summary stats = summarize(best->used_samples());
+  std::string s = fmt::format("{:.4g} {} {}", stats.median, best->unit, best->metric);
+  const LimitKind limit = info.headline_metric().limit;
+  if (const auto pct = percent_of(stats.median, limit_gbs(limit, d, best->unit, best->extra)))
+    s += fmt::format(" ({:.1f}% of {})", *pct, limit_words(limit, best->extra));
+  // The interval with what it is: a 95% CI of the median from 6 samples on, else only a range.
   s += fmt::format(" [{:.4g} – {:.4g}, {}{}]", stats.ci_low, stats.ci_high, ci_label(stats.n),
                    best->noisy ? ", noisy" : "");
   return s;
@@ -141,7 +128,7 @@ ExperimentRecord run_one(const ExperimentInfo& info, const DeviceInfo& device,
   const auto t0 = std::chrono::steady_clock::now();
   in_flight::set_experiment(info.name);
   try {
-    ExperimentContext ctx{device, options, recorder, info.name, &earlier};
+    ExperimentContext ctx{device, options, recorder, info.name, &earlier, &info};
     info.run(ctx);
   } catch (const ExperimentSkipped& e) {
     record.status = "skipped";  // a feature the device lacks: neither a failure nor a figure

@@ -10,6 +10,7 @@
 #include "core/series.hpp"
 #include "core/timing.cuh"
 #include "core/verify.hpp"
+#include "declaration.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -196,18 +197,18 @@ void record_point(ExperimentContext& ctx, const Transfer& t, int batch, double s
   const size_t wrong = t.wrong_words();
 
   const double bytes_per_transfer = t.zero_copy ? 2.0 * t.bytes : double(t.bytes);
-  json params = {{"direction", t.direction},
-                 {"memory", t.memory},
-                 {"bytes", t.bytes},
-                 {"transfers", batched ? "batched" : "single"},
-                 {"series", t.direction + " " + t.memory + (batched ? " batched" : "")}};
+  json params = {{transfer::direction.key, t.direction},
+                 {transfer::memory.key, t.memory},
+                 {transfer::bytes.key, t.bytes},
+                 {transfer::transfers.key, batched ? "batched" : "single"},
+                 {transfer::series.key, t.direction + " " + t.memory + (batched ? " batched" : "")}};
   json extra = limits(ctx.device, t.direction);
-  extra["transfers_per_sample"] = batch;
-  extra["bytes_per_transfer"] = bytes_per_transfer;
+  extra[transfer::transfers_per_sample] = batch;
+  extra[transfer::bytes_per_transfer] = bytes_per_transfer;
   extra["single_transfer_ms"] = single_ms;
   if (t.zero_copy)
     extra["bytes_counted"] = "read from host + written to host, both over PCIe";
-  extra["words_wrong"] = wrong;
+  extra[keys::words_wrong] = wrong;
   ctx.record(bandwidth_measurement(std::move(params), batch * bytes_per_transfer, times_ms,
                                    wrong == 0, std::move(extra)));
 }
@@ -225,9 +226,7 @@ void measure_size(ExperimentContext& ctx, Buffers& buf, const Route& route, size
 
 void run(ExperimentContext& ctx) {
   APOD_CUDA(cudaSetDevice(ctx.device.ordinal));
-  std::vector<size_t> sizes;
-  if (ctx.options.quick) sizes = {4 << 10, 64 << 10, 1 << 20};
-  else for (size_t b = 4 << 10; b <= (size_t(256) << 20); b *= 4) sizes.push_back(b);
+  const std::vector<size_t> sizes = transfer::sizes(ctx.options.quick);
   Buffers buf(sizes.back());
   const Route routes[] = {{"h2d", "pageable"},
                           {"h2d", "pinned"},
@@ -241,33 +240,6 @@ void run(ExperimentContext& ctx) {
 
 }  // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = "host_transfer",
-    .title = "Host-device transfers: pageable, pinned, zero copy",
-    .description =
-        "Effective bandwidth of host-to-device (h2d) and device-to-host (d2h) cudaMemcpyAsync from "
-        "pageable and from pinned host memory, and of zero copy: a kernel that copies mapped "
-        "pinned "
-        "host memory to mapped pinned host memory, counted as bytes read plus bytes written, both "
-        "over PCIe (the link is full duplex, so zero copy can exceed the one-direction limit "
-        "drawn). "
-        "Sizes 4 KiB to 256 MiB in powers of 4. Every size is timed one transfer per event pair; "
-        "sizes whose transfer takes under 50 us are also timed as a batch in one event pair, a "
-        "series of its own ('batched'; extra: transfers_per_sample). Each point carries the line "
-        "rate (limit_gbs) and the protocol limit at the link's payload size (attainable_gbs). "
-        "Every "
-        "point's destination is poisoned first and compared word by word with the source's "
-        "non-zero "
-        "fill afterwards.",
-    .citation = "CUDA C++ Best Practices Guide 9.1.1 (pinned memory), 9.1.3 (zero copy)",
-    .version = 2,
-    .order = 50,
-    .chart = {.x = "bytes",
-              .x_title = "transfer size",
-              .log_x = true,
-              .color = "series",
-              .limit = LimitKind::pcie},
-    .run = run,
-});
+APOD_EXPERIMENT(transfer::experiment, run);
 
 }  // namespace apod

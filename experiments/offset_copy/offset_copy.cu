@@ -17,6 +17,7 @@
 #include "core/series.hpp"
 #include "core/timing.cuh"
 #include "core/vocabulary.hpp"
+#include "declaration.hpp"
 
 #include <algorithm>
 #include <string>
@@ -32,7 +33,6 @@ constexpr uint8_t poison = 0xA5;
 // can flatter it by (at most the L2's size over the bytes moved: 3% on an H200).
 constexpr size_t working_set_bytes = size_t(2) << 30;
 constexpr size_t quick_working_set_bytes = size_t(32) << 20;
-constexpr int saturating_bytes_per_thread = 16;
 // 100 points: a cap per point bounds the experiment at ~10 s should no point ever converge
 // (each converges in about 10 samples of ~0.5-0.8 ms on an H200).
 constexpr double point_time_cap_s = 0.1;
@@ -68,11 +68,11 @@ template <class Word> struct OffsetExpected {
 enum class Kernel { guide, saturating };
 
 const char* name_of(Kernel kernel) {
-  return kernel == Kernel::guide ? "guide" : "saturating";
+  return kernel == Kernel::guide ? offset_copy::guide : offset_copy::saturating;
 }
 
 template <class Word> void sweep(ExperimentContext& ctx, int max_offset) {
-  constexpr int words_per_thread = saturating_bytes_per_thread / sizeof(Word);
+  constexpr int words_per_thread = offset_copy::saturating_bytes_per_thread / sizeof(Word);
   const size_t bytes = ctx.options.quick ? quick_working_set_bytes : working_set_bytes;
   const size_t tile = size_t(block_size) * words_per_thread;
   // Words copied: half the working set each way, a whole number of the saturating kernel's tiles.
@@ -90,8 +90,7 @@ template <class Word> void sweep(ExperimentContext& ctx, int max_offset) {
         guide ? kernel_facts(offset_copy_kernel<Word>, block_size, grid)
               : kernel_facts(offset_copy_saturating<Word, words_per_thread>, block_size, grid);
     // The chart's series: one line per kernel and word size.
-    const std::string variant =
-        std::string(name_of(kernel)) + ", " + std::to_string(sizeof(Word)) + "-byte words";
+    const std::string variant = offset_copy::variant_of(name_of(kernel), int(sizeof(Word)));
     for (int offset = 0; offset <= max_offset; ++offset) {
       APOD_CUDA(cudaMemset(out.get(), poison, out.bytes()));
       const TimedSamples t = time_samples_ms(policy, nullptr, [&](cudaStream_t s) {
@@ -107,13 +106,13 @@ template <class Word> void sweep(ExperimentContext& ctx, int max_offset) {
       json extra = check.facts();
       extra.update({{"words", n},
                     {"words_per_thread", guide ? 1 : words_per_thread},
-                    {"launch", launch},
-                    {"seed", seed},
+                    {keys::launch, launch},
+                    {keys::seed, seed},
                     {keys::access_type, access::copy}});
-      ctx.record(bandwidth_measurement({{"kernel", name_of(kernel)},
-                                        {"word_bytes", int(sizeof(Word))},
-                                        {"offset", offset},
-                                        {"variant", variant}},
+      ctx.record(bandwidth_measurement({{offset_copy::kernel.key, name_of(kernel)},
+                                        {offset_copy::word_bytes.key, int(sizeof(Word))},
+                                        {offset_copy::offset.key, offset},
+                                        {offset_copy::variant.key, variant}},
                                        2.0 * n * sizeof(Word),
                                        Series(t), check.ok(),
                                        std::move(extra)));
@@ -123,28 +122,12 @@ template <class Word> void sweep(ExperimentContext& ctx, int max_offset) {
 
 void run(ExperimentContext& ctx) {
   APOD_CUDA(cudaSetDevice(ctx.device.ordinal));
-  sweep<uint32_t>(ctx, 32);
-  sweep<uint64_t>(ctx, 16);
+  sweep<uint32_t>(ctx, offset_copy::max_offset_4);
+  sweep<uint64_t>(ctx, offset_copy::max_offset_8);
 }
 
 } // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = "offset_copy",
-    .title = "Misaligned copy (offsetCopy)",
-    .description =
-        "Effective bandwidth of a copy kernel whose accesses start `offset` words past an "
-        "aligned address, for 4-byte words (offsets 0..32) and 8-byte words (0..16), with two "
-        "kernels: the guide's (one word per thread, latency-bound on recent GPUs) and a "
-        "saturating one (16 bytes of independent loads in flight per thread, each warp access "
-        "aligned as the guide's). 1 GiB read and 1 GiB written per launch; every output word is "
-        "checked on the device, the first and last 64 Ki again on the host.",
-    .citation = "CUDA C++ Best Practices Guide 9.2.1.3; T. Stich, Advanced CUDA Programming "
-                "(alignment slides)",
-    .version = 2,
-    .order = 10,
-    .chart = {.x = "offset", .x_title = "offset (words)", .color = "variant"},
-    .run = run,
-});
+APOD_EXPERIMENT(offset_copy::experiment, run);
 
 } // namespace apod

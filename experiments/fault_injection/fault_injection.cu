@@ -82,18 +82,6 @@ void run(ExperimentContext& ctx) {
 
 } // namespace
 
-APOD_EXPERIMENT(ExperimentInfo{
-    .name = "fault_injection",
-    .title = "Fault injection (test only)",
-    .description =
-        "Breaks the CUDA context on purpose (APOD_FAULT_INJECTION=illegal_address or trap) so "
-        "tests can check that one faulting kernel fails only its own experiment.",
-    .citation = "none: a test of apod itself",
-    .version = 1,
-    .order = 15,
-    .hidden = true,
-    .chart = {.limit = LimitKind::none},
-    .run = run,
-});
+APOD_EXPERIMENT("fault_injection", run);
 
 } // namespace apod

@@ -1,0 +1,56 @@
+// staged_copy's declaration (declaration.cpp registers it): its params and metrics as named
+// constants, which staged_copy.cu records under (Best Practices Guide 9.1.2).
+#pragma once
+
+#include "core/catalog.hpp"
+
+namespace apod::staged {
+
+inline constexpr const char* experiment = "staged_copy";
+
+inline const Param n_streams{.key = "n_streams", .title = "nStreams"};
+inline const Param mode{.key = "mode", .title = "mode"};
+
+inline constexpr int stream_counts[] = {1, 2, 4, 8, 16, 32}; ///< nStreams; n divides by 256 x 32
+
+/// A bulk copy's class: DMA over the host link, a host-side latency under 16 MiB (--quick).
+inline const ClassCase short_copy{.key = "bytes",
+                                  .below = 16.0 * 1024 * 1024,
+                                  .then = MetricClass::host_phase,
+                                  .why = "under 16 MiB a copy's fixed cost dominates"};
+
+inline const Metric transfer_ms = Metric{.name = "transfer_ms",
+                                         .unit = "ms",
+                                         .direction = Direction::lower,
+                                         .metric_class = MetricClass::host_link,
+                                         .title = "tT, the copy alone"}
+                                      .with_case(short_copy);
+inline const Metric kernel_ms{.name = "kernel_ms",
+                              .unit = "ms",
+                              .direction = Direction::lower,
+                              .metric_class = MetricClass::on_chip,
+                              .title = "tE, the kernel alone"};
+inline const Metric total_ms{.name = "total_ms",
+                             .unit = "ms",
+                             .direction = Direction::lower,
+                             .metric_class = MetricClass::host_phase};
+inline const Metric model_ms{.name = "model_ms",
+                             .unit = "ms",
+                             .direction = Direction::lower,
+                             .metric_class = MetricClass::derived};
+inline const Metric parallel_fraction{.name = "parallel_fraction",
+                                      .unit = "1",
+                                      .direction = Direction::higher,
+                                      .metric_class = MetricClass::derived};
+inline const Metric amdahl_limit{.name = "amdahl_limit",
+                                 .unit = "x",
+                                 .direction = Direction::higher,
+                                 .metric_class = MetricClass::derived};
+inline const Metric h2d_bandwidth = Metric{.name = "h2d_bandwidth",
+                                           .unit = "GB/s",
+                                           .direction = Direction::higher,
+                                           .metric_class = MetricClass::host_link,
+                                           .limit = LimitKind::pcie}
+                                        .with_case(short_copy);
+
+} // namespace apod::staged

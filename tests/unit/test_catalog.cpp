@@ -1,0 +1,128 @@
+// Every experiment's declaration, checked without a GPU: sound on its own (charts name declared
+// metrics and params, headlines exist, no duplicates), its wire form read back unchanged, and the
+// points it plans made of declared params and metrics only. The gpu suite checks the records a
+// run makes against the same declarations (tests/gpu/test_gpu_experiments.cpp).
+#include "core/catalog.hpp"
+#include "core/errors.hpp"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+namespace apod {
+namespace {
+
+TEST(Catalog, EveryDeclarationIsSound) {
+  ASSERT_GE(declarations().size(), 13u) << "the experiments' declarations were not linked";
+  for (const Declaration& d : declarations())
+    for (const std::string& problem : declaration_problems(d))
+      ADD_FAILURE() << problem;
+}
+
+TEST(Catalog, NamesAreUniqueAndOrdered) {
+  std::set<std::string> names;
+  int order = -1;
+  for (const Declaration& d : declarations()) {
+    EXPECT_TRUE(names.insert(d.name).second) << d.name;
+    EXPECT_GE(d.order, order) << d.name << " is out of matrix order";
+    order = d.order;
+  }
+}
+
+TEST(Catalog, WireFormReadsBackUnchanged) {
+  PlanInput plan;
+  const json written = catalog_json(&plan);
+  const std::vector<Declaration> read = catalog_from_json(written);
+  ASSERT_EQ(read.size(), declarations().size());
+  for (std::size_t i = 0; i < read.size(); ++i) {
+    json again = to_json(read[i]);
+    json original = written[i];
+    original.erase("points");
+    EXPECT_EQ(again, original) << read[i].name;
+  }
+}
+
+TEST(Catalog, PlannedPointsAreDeclared) {
+  for (const bool quick : {false, true}) {
+    PlanInput in;
+    in.quick = quick;
+    for (const Declaration& d : declarations()) {
+      if (!d.plan) {
+        EXPECT_TRUE(d.hidden) << d.name << " plans no points";
+        continue;
+      }
+      const std::vector<PlannedPoint> points = d.plan(in);
+      EXPECT_FALSE(points.empty()) << d.name;
+      for (const PlannedPoint& p : points) {
+        EXPECT_FALSE(p.metrics.empty()) << d.name << " " << p.params.dump();
+        for (const auto& [key, value] : p.params.items())
+          EXPECT_NE(d.find_param(key), nullptr) << d.name << " plans undeclared param " << key;
+        for (const std::string& metric : p.metrics)
+          EXPECT_NE(d.find_metric(metric), nullptr) << d.name << " plans undeclared " << metric;
+      }
+    }
+  }
+}
+
+TEST(Catalog, ARecordIsCheckedAgainstItsDeclaration) {
+  Declaration d;
+  d.name = "probe";
+  d.params = {{.key = "n", .title = "n"}};
+  d.metrics = {{.name = "rate", .unit = "GB/s", .metric_class = MetricClass::device_memory}};
+  d.extras = {{"why", "because"}};
+  Measurement m;
+  m.metric = "rate";
+  m.unit = "GB/s";
+  m.params = {{"n", 1}};
+  m.extra = {{"why", 1}, {keys::bytes_moved, 2}};
+  EXPECT_EQ(declaration_mismatch(d, m), "");
+  m.params["m"] = 2;
+  EXPECT_NE(declaration_mismatch(d, m).find("param 'm'"), std::string::npos);
+  m.params.erase("m");
+  m.extra["undeclared"] = 1;
+  EXPECT_NE(declaration_mismatch(d, m).find("extra 'undeclared'"), std::string::npos);
+  m.extra.erase("undeclared");
+  m.unit = "MB/s";
+  EXPECT_NE(declaration_mismatch(d, m).find("declared in 'GB/s'"), std::string::npos);
+  m.unit = "GB/s";
+  m.metric = "speed";
+  EXPECT_NE(declaration_mismatch(d, m).find("metric 'speed'"), std::string::npos);
+}
+
+TEST(Catalog, ClassCasesPickAPointsClass) {
+  const Metric m = Metric{.name = "rate", .unit = "GB/s", .metric_class = MetricClass::host_link}
+                       .with_case({.key = "memory", .equals = "pageable",
+                                   .then = MetricClass::host_phase})
+                       .with_case({.key = "bytes", .below = 1024, .then = MetricClass::derived});
+  EXPECT_EQ(m.class_of({{"memory", "pinned"}}, {{"bytes", 4096}}), MetricClass::host_link);
+  EXPECT_EQ(m.class_of({{"memory", "pageable"}}, {{"bytes", 4096}}), MetricClass::host_phase);
+  EXPECT_EQ(m.class_of({{"memory", "pinned"}}, {{"bytes", 512}}), MetricClass::derived);
+  EXPECT_EQ(declared_class("no such experiment", "rate", {}, {}), MetricClass::derived);
+}
+
+TEST(Catalog, AChartNamingAnUndeclaredNameIsAProblem) {
+  Declaration d;
+  d.name = "probe";
+  d.title = d.description = d.citation = "x";
+  d.params = {{.key = "n", .title = "n"}};
+  d.metrics = {{.name = "rate", .unit = "GB/s"}};
+  d.charts = {Chart::sweep_of(d.metrics[0])};
+  d.charts[0].x = "m";
+  const auto problems = declaration_problems(d);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("'m' is no declared param"), std::string::npos);
+}
+
+TEST(Catalog, ABadCatalogIsRefusedWithItsField) {
+  json bad = catalog_json();
+  bad[0]["metrics"][0]["class"] = "fast";
+  try {
+    catalog_from_json(bad);
+    FAIL() << "accepted a metric class that does not exist";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("not a metric class"), std::string::npos) << e.what();
+  }
+}
+
+} // namespace
+} // namespace apod
