@@ -1,7 +1,7 @@
 // Vega-Lite specs for the report's charts, built here (not in the page's script) so that what a
 // chart draws is unit-tested: which points, which series, which scale, where the limits, models
-// and published figures sit. One chart shape per file in report/charts/; which experiment gets
-// which charts is report/charts/designs.cpp.
+// and published figures sit. One chart shape per file in report/charts/; an experiment gets the
+// charts its declaration names (report/charts/declared.cpp).
 #pragma once
 
 #include "model.hpp"
@@ -22,26 +22,15 @@ struct ChartBlock {
   std::string caption;
 };
 
-/// Every chart of one experiment's section, in order: the designed charts of the experiments
-/// apod knows (peak_copy, offset_copy, ...), else one generic chart per charted metric from the
-/// catalog's ChartSpec. `published` are the source documents' figures (all of them; each chart
-/// draws those of its experiment and metric).
+/// Every chart of one experiment's section, in order: the charts its declaration names, else one
+/// generic chart per metric. `published` are the source documents' figures (all of them; each
+/// chart draws those of its experiment and metric).
 std::vector<ChartBlock> experiment_charts(const PageModel& page, const ExperimentView& experiment,
                                           const std::vector<const json*>& published = {});
 
-/// The data rows of one metric's chart: one per ok point (failed points never become numbers),
-/// or, past runs_drawn_apart runs (page.summarise_runs()), one per device model and parameter
-/// set, summarised across runs (median of the run medians; min and max of them; n = runs).
-/// Each row: params (object), run, run_id, series, median, min, max, n, pct_of_theoretical and
-/// pct_of_peak (number or null), noisy, and ready-formatted point_text, median_text, range_text,
-/// ci_text, pct_text, pct_peak_text.
-/// An experiment's own ChartSpec::vega_lite spec is written against these field names.
-json chart_rows(const PageModel& page, const ExperimentView& experiment, const MetricView& metric);
-
-/// The generic chart of one metric from the catalog's ChartSpec: the median against chart.x,
-/// one series per chart.color value and per run (or per device model past the series limit),
-/// whiskers or a band, limits named in words, the model where points carry one. An
-/// experiment's own spec (chart.vega_lite) replaces all of that; only its `data` is set.
+/// The generic chart of one metric: its first param across, the first other param that splits
+/// a point's series by colour, one series per run (or per device model past the series limit),
+/// whiskers or a band, limits named in words, a model its points store beside it.
 json build_chart_spec(const PageModel& page, const ExperimentView& experiment,
                       const MetricView& metric);
 

@@ -73,6 +73,17 @@ bool ends_with(const std::string& text, const std::string& suffix) {
 }
 } // namespace
 
+std::string format_count(double count, const std::string& unit) {
+  const char* prefixes[] = {"Gi", "Mi", "Ki"};
+  double scale = 1073741824;
+  for (const char* prefix : prefixes) {
+    if (count >= scale && std::fmod(count, scale) == 0)
+      return format_number(count / scale) + " " + prefix + " " + unit;
+    scale /= 1024;
+  }
+  return format_number(count) + " " + unit;
+}
+
 std::string format_param_value(const std::string& key, const json& value) {
   if (value.is_string())
     return value.get<std::string>();

@@ -24,6 +24,10 @@ std::string format_range(double low, double high, const std::string& unit);
 /// A byte count in binary multiples: "512 B", "60 MiB", "139.8 GiB".
 std::string format_bytes(double bytes);
 
+/// A count with its unit, in binary multiples where it is a whole number of them:
+/// "16 Ki floats", "4 Mi floats", "300 floats".
+std::string format_count(double count, const std::string& unit);
+
 /// A percentage with one decimal: "83.3 %".
 std::string format_percent(double percent);
 

@@ -10,10 +10,9 @@ namespace apod::report {
 
 namespace {
 
-std::string family_of(const ExperimentView& experiment, const MetricView& metric,
-                      const PointAcrossRuns& across) {
-  if (metric.unit == "GB/s" && experiment.chart.limit != LimitKind::none)
-    return limit_word(experiment.chart.limit);
+std::string family_of(const MetricView& metric, const PointAcrossRuns& across) {
+  if (metric.unit == "GB/s" && metric.limit() != LimitKind::none)
+    return limit_word(metric.limit());
   const bool limited = std::any_of(across.points.begin(), across.points.end(),
                                    [](const PointView* p) { return p->limit_value.has_value(); });
   return limited ? metric.unit : "";
@@ -148,7 +147,7 @@ std::vector<MatchedFigure> matched_figures(const PageModel& page, const Prices& 
         const PointAcrossRuns& first =
             **std::find_if(per_model->begin(), per_model->end(), [](auto* g) { return g; });
         figure.params = *first.params;
-        figure.family = family_of(experiment, metric, first);
+        figure.family = family_of(metric, first);
         for (const PointAcrossRuns* group : *per_model)
           if (group)
             figure.models.push_back(model_figure(*group, prices, figure.is_throughput()));

@@ -27,18 +27,12 @@ int MetricView::ok_count() const {
       std::count_if(points.begin(), points.end(), [](const PointView& p) { return p.ok; }));
 }
 
-bool ExperimentView::charts_metric(const MetricView& view) const {
-  if (chart.metric.empty() || view.metric == chart.metric)
-    return true;
-  return std::none_of(metrics.begin(), metrics.end(),
-                      [&](const MetricView& m) { return m.metric == chart.metric; });
+std::string MetricView::title() const {
+  return declared && !declared->title.empty() ? declared->title : display_name(metric);
 }
 
 const MetricView* ExperimentView::headline() const {
-  std::vector<std::pair<std::string, std::string>> seen;
-  for (const auto& metric : metrics)
-    seen.emplace_back(metric.metric, metric.unit);
-  const std::string name = headline_metric(chart.metric, seen); // the runner's rule too
+  const std::string name = declaration->headline_metric().name; // the runner's rule too
   for (const auto& metric : metrics)
     if (metric.metric == name)
       return &metric;
@@ -49,10 +43,29 @@ std::vector<const MetricView*> ExperimentView::headline_metrics() const {
   std::vector<const MetricView*> figures;
   if (const MetricView* first = headline())
     figures.push_back(first);
-  for (const auto& metric : metrics)
-    if (metric.metric == keys::achievable_peak && &metric != figures.front())
-      figures.push_back(&metric);
   return figures;
+}
+
+const Param* ExperimentView::param(const std::string& key) const {
+  return declaration ? declaration->find_param(key) : nullptr;
+}
+
+std::string ExperimentView::param_text(const std::string& key, const json& value) const {
+  const Param* declared = param(key);
+  if (!declared)
+    return format_param_value(key, value);
+  if (value.is_string())
+    return declared->label_of(value);
+  if (value.is_number() && declared->unit == "bytes")
+    return format_bytes(value.get<double>());
+  if (value.is_number() && !declared->unit.empty())
+    return format_count(value.get<double>(), declared->unit);
+  return format_param_value(key, value);
+}
+
+std::string ExperimentView::param_title(const std::string& key) const {
+  const Param* declared = param(key);
+  return declared && !declared->title.empty() ? declared->title : display_name(key);
 }
 
 std::vector<const RunView*> PageModel::runs_of_model(const std::string& model) const {
@@ -198,34 +211,43 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-ChartSettings chart_settings(const json& catalog_entry, const std::vector<std::string>& params) {
-  ChartSettings chart;
-  const json& spec = member(catalog_entry, "chart");
-  if (spec.is_object()) {
-    chart.metric = string_at(spec, "metric");
-    chart.x = string_at(spec, "x");
-    chart.x_title = string_at(spec, "x_title");
-    chart.log_x = member(spec, "log_x") == true;
-    chart.color = string_at(spec, "color");
-    chart.mark = string_at(spec, "mark", "line");
-    chart.limit =
-        find_limit(string_at(spec, "limit", limit_name(LimitKind::dram))).value_or(LimitKind::none);
-    if (member(spec, "vega_lite").is_object())
-      chart.vega_lite = spec.at("vega_lite");
-  } else if (params.size() > 1) {
-    // Not in the catalog: the first two axes are the best guess, and no limit is claimed.
-    chart.color = params[1];
+// An experiment the catalog lacks (another build's, or one since removed) gets a declaration
+// made from its stored points: every param and metric as stored, titled by its name, derived
+// and read against no limit, and one generic chart per metric (its first param across).
+Declaration undeclared(const ExperimentView& experiment) {
+  Declaration d;
+  d.name = d.title = experiment.name;
+  for (const auto& key : experiment.param_keys)
+    d.params.push_back({.key = key, .title = display_name(key)});
+  for (const auto& metric : experiment.metrics) {
+    d.metrics.push_back({.name = metric.metric,
+                         .unit = metric.unit,
+                         .direction = metric.higher_is_better ? Direction::higher
+                                                              : Direction::lower});
   }
-  // Results from another version may lack the axes the catalog names: fall back, don't fail.
-  if (!contains(params, chart.x))
-    chart.x = params.empty() ? "" : params.front();
-  if (!contains(params, chart.color) || chart.color == chart.x)
-    chart.color.clear();
-  if (chart.x_title.empty())
-    chart.x_title = chart.x.empty() ? "run" : chart.x;
-  if (chart.mark != "bar" && chart.mark != "point")
-    chart.mark = "line";
-  return chart;
+  return d;
+}
+
+void declare(PageModel& page, ExperimentView& experiment) {
+  const auto known = std::find_if(page.catalog.begin(), page.catalog.end(),
+                                  [&](const Declaration& d) { return d.name == experiment.name; });
+  experiment.in_catalog = known != page.catalog.end();
+  experiment.declaration =
+      experiment.in_catalog ? &*known : &page.undeclared.emplace_back(undeclared(experiment));
+  const Declaration& d = *experiment.declaration;
+  experiment.title = d.title;
+  experiment.description = d.description;
+  experiment.citation = d.citation;
+  experiment.order = experiment.in_catalog ? d.order : 0;
+  experiment.chapter = d.chapter;
+  if (experiment.in_catalog)
+    experiment.catalog_version = d.version;
+  for (auto& metric : experiment.metrics) {
+    metric.declared = d.find_metric(metric.metric);
+    // A stored unit other than the declared one (another version): not the declared figure.
+    if (metric.declared && metric.declared->unit != metric.unit)
+      metric.declared = nullptr;
+  }
 }
 
 std::string anchor_for(const std::string& name, int index) {
@@ -250,21 +272,21 @@ std::string access_type_of(const PointView& point) {
 // The runner's rule (core/vocabulary.hpp): a point's own limit replaces its device's
 // (docs/results-format.md: zero copy uses both directions of the PCIe link); figures in other
 // units are read against their own extra.limit where the experiment stored one.
-void set_limit(PageModel& page, PointView& point, const ExperimentView& experiment,
-               const MetricView& metric) {
+void set_limit(PageModel& page, PointView& point, const MetricView& metric) {
   DeviceInfo limits; // only the stored limits matter here
   const json& extra = point.measurement->extra;
   const bool own = has_number(extra, keys::limit_gbs);
+  const LimitKind kind = metric.limit();
   if (own)
-    point.limit_gbs = limit_gbs(experiment.chart.limit, limits, metric.unit, extra);
+    point.limit_gbs = limit_gbs(kind, limits, metric.unit, extra);
   else if (metric.unit == "GB/s")
-    point.limit_gbs = experiment.chart.limit == LimitKind::dram   ? point.run->dram_gbs
-                      : experiment.chart.limit == LimitKind::pcie ? point.run->pcie_gbs
-                                                                  : std::nullopt;
+    point.limit_gbs = kind == LimitKind::dram   ? point.run->dram_gbs
+                      : kind == LimitKind::pcie ? point.run->pcie_gbs
+                                                : std::nullopt;
   point.own_limit = own && point.limit_gbs;
   point.limit_value = point.limit_gbs;
   if (point.limit_gbs) {
-    point.limit_text = intern(page, limit_words(experiment.chart.limit, extra));
+    point.limit_text = intern(page, limit_words(kind, extra));
   } else if (metric.unit != "GB/s" && has_number(extra, keys::limit) &&
              extra.at(keys::limit).get<double>() > 0) {
     point.limit_value = extra.at(keys::limit).get<double>();
@@ -276,7 +298,7 @@ void set_limit(PageModel& page, PointView& point, const ExperimentView& experime
 void compare_with_limits(PageModel& page, ExperimentView& experiment) {
   for (auto& metric : experiment.metrics) {
     for (auto& point : metric.points) {
-      set_limit(page, point, experiment, metric);
+      set_limit(page, point, metric);
       if (point.ok)
         point.pct_of_limit = percent_of(point.median, point.limit_value);
       if (point.ok && experiment.compares_with_peak(metric)) {
@@ -347,18 +369,9 @@ PageModel build_page_model(const std::vector<RunRecord>& stored, const json& cat
     }
   }
 
+  page.catalog = catalog_from_json(catalog);
   for (auto& experiment : page.experiments) {
-    const json& entry = member(catalog, experiment.name.c_str());
-    experiment.in_catalog = entry.is_object();
-    experiment.title = string_at(entry, "title", experiment.name);
-    experiment.description = string_at(entry, "description");
-    experiment.citation = string_at(entry, "citation");
-    const json& order = member(entry, "order");
-    experiment.order = order.is_number_integer() ? order.get<int>() : 0;
-    const json& version = member(entry, "version");
-    if (version.is_number_integer())
-      experiment.catalog_version = version.get<long long>();
-    experiment.chart = chart_settings(entry, experiment.param_keys);
+    declare(page, experiment);
     compare_with_limits(page, experiment);
     for (auto& metric : experiment.metrics)
       metric.across = group_across_runs(metric);
@@ -371,6 +384,20 @@ PageModel build_page_model(const std::vector<RunRecord>& stored, const json& cat
   for (std::size_t i = 0; i < page.experiments.size(); ++i)
     page.experiments[i].anchor = anchor_for(page.experiments[i].name, static_cast<int>(i) + 1);
   return page;
+}
+
+std::optional<double> published_pct_of_limit(const json& figure, LimitKind kind) {
+  const char* field = kind == LimitKind::pcie   ? "theoretical_pcie_gbs"
+                      : kind == LimitKind::dram ? "theoretical_bandwidth_gbs"
+                                                : nullptr;
+  if (!field || string_at(figure, "unit") != "GB/s" || !has_number(figure, "value"))
+    return std::nullopt;
+  return percent_of(figure.at("value").get<double>(), positive_number(figure, field));
+}
+
+LimitKind declared_limit(const ExperimentView& experiment, const std::string& metric) {
+  const Metric* declared = experiment.declaration->find_metric(metric);
+  return declared ? declared->limit : LimitKind::none;
 }
 
 std::string ci_text(const PointView& point, const std::string& unit) {

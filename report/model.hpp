@@ -3,11 +3,13 @@
 // page shows is derived here once, so the charts and the tables cannot disagree.
 #pragma once
 
+#include "core/catalog.hpp"
 #include "core/run_record.hpp"
 #include "core/vocabulary.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <string>
@@ -27,18 +29,6 @@ inline constexpr std::size_t runs_drawn_apart = 8;
 /// No chart draws more series (colours) than a reader can tell apart: the browser test fails a
 /// page with a legend longer than this (data-series-limit on <body>).
 inline constexpr std::size_t series_limit = 12;
-
-/// An experiment's chart settings: the catalog's ChartSpec, checked against the stored params.
-struct ChartSettings {
-  std::string metric; ///< the one metric to chart; empty: every metric, one chart each
-  std::string x;      ///< parameter on the x axis; empty: the points are placed by run
-  std::string x_title;
-  bool log_x = false;
-  std::string color; ///< parameter that splits the series; empty: none
-  std::string mark = "line";
-  LimitKind limit = LimitKind::none;
-  json vega_lite = nullptr; ///< an experiment's own Vega-Lite spec, or null
-};
 
 struct RunView {
   const RunRecord* run = nullptr; ///< the run, read by run_from_json (core/run_record.hpp)
@@ -110,6 +100,9 @@ struct MetricView {
   std::string metric;
   std::string unit;
   bool higher_is_better = true;
+  /// What the experiment declares of it (its title, class and limit); for a metric no
+  /// declaration names, one made from the stored points (derived, no limit).
+  const Metric* declared = nullptr;
   std::vector<PointView> points; ///< in stored order, failed ones included
   /// The verified points grouped by device model and parameters (points_across_runs).
   std::vector<PointAcrossRuns> across;
@@ -117,6 +110,10 @@ struct MetricView {
   /// The best ok point by the metric's direction, or nullptr when none is ok.
   const PointView* best() const;
   int ok_count() const;
+  /// The limit its GB/s figures are read against (the declaration's).
+  LimitKind limit() const { return declared ? declared->limit : LimitKind::none; }
+  /// "effective bandwidth": the declared title, else the name as prose.
+  std::string title() const;
 };
 
 struct ExperimentFailure {
@@ -130,26 +127,33 @@ struct ExperimentView {
   std::string title, description, citation;
   bool in_catalog = false;
   int order = 0;
+  Chapter chapter = Chapter::device_memory;
   std::optional<long long> catalog_version;
   std::vector<long long> measured_versions; ///< versions the runs recorded, distinct
-  ChartSettings chart;
+  /// Its declaration from the catalog; for an experiment the catalog lacks, one made from the
+  /// stored points (every param and metric as stored, one generic chart per metric). Never null
+  /// once the page is built.
+  const Declaration* declaration = nullptr;
   std::vector<std::string> param_keys; ///< every parameter name seen, in first-seen order
   std::vector<MetricView> metrics;     ///< in first-seen order
   std::vector<ExperimentFailure> failures;
 
-  /// Whether `metric` gets a chart: the catalog's chart.metric, or every metric when that is
-  /// empty or names none of the stored metrics.
-  bool charts_metric(const MetricView& metric) const;
-  /// The metric the summary reports: chart.metric, else the first in GB/s, else the first.
+  /// The metric the summary reports: the declared headline.
   const MetricView* headline() const;
-  /// The summary's figures: the headline metric, and achievable_peak when the experiment
-  /// records it (peak_copy) and it is not already the headline.
+  /// The summary's figures: the headline metric.
   std::vector<const MetricView*> headline_metrics() const;
   /// Whether `metric`'s figures are also read against the run's achievable peak: device-memory
-  /// bandwidth, i.e. GB/s of an experiment whose limit is DRAM.
+  /// bandwidth, i.e. GB/s read against the theoretical DRAM bandwidth.
   bool compares_with_peak(const MetricView& metric) const {
-    return chart.limit == LimitKind::dram && metric.unit == "GB/s";
+    return metric.limit() == LimitKind::dram && metric.unit == "GB/s";
   }
+  /// The declared param `key`, or nullptr.
+  const Param* param(const std::string& key) const;
+  /// A param's value as the page writes it: its declared label, a size for a "bytes" param,
+  /// the value with its declared unit ("16 Ki floats"), else the value.
+  std::string param_text(const std::string& key, const json& value) const;
+  /// A param's axis and column words: its declared title, else the key as prose.
+  std::string param_title(const std::string& key) const;
 };
 
 /// Its views point into the runs it was built from: its own `records` (from a document) or the
@@ -166,6 +170,10 @@ struct PageModel {
   PageModel& operator=(const PageModel&) = delete;
 
   std::vector<std::string> device_models; ///< distinct device names, in order of first run
+  /// The catalog the page was built with, and the declarations made for experiments it lacks
+  /// (a deque: ExperimentView::declaration points into both).
+  std::vector<Declaration> catalog;
+  std::deque<Declaration> undeclared;
   /// The strings points share (parameters, limit words), stored once: a history of 1000 runs
   /// has hundreds of thousands of points but a few hundred distinct parameter sets.
   std::unordered_set<std::string> interned;
@@ -181,14 +189,23 @@ struct PageModel {
   std::vector<std::string> runs_without_peak() const;
 };
 
-/// Groups runs by experiment and metric, with `catalog` (experiment_catalog() output)
-/// supplying titles and chart settings. The model points into `runs`, which must outlive it.
+/// Groups runs by experiment and metric, with `catalog` (the catalog's wire form, as
+/// `apod list --json` prints it: catalog_json(); read by catalog_from_json) supplying titles,
+/// declared params, metrics and charts. The model points into `runs`, which must outlive it.
 PageModel build_page_model(const std::vector<RunRecord>& runs, const json& catalog);
 /// A temporary would leave the model's views dangling.
 PageModel build_page_model(std::vector<RunRecord>&& runs, const json& catalog) = delete;
 /// The same from an apod-results document, read by runs_from_document (core/results_json.hpp):
 /// a document that import would refuse is refused here too (apod::InputError).
 PageModel build_page_model(const json& results, const json& catalog);
+
+/// A published figure in GB/s (data/reference) as a percentage of its own device's limit of
+/// `kind`, which the figure states (theoretical_bandwidth_gbs, theoretical_pcie_gbs); nothing
+/// for other units, kinds or figures that state no such limit.
+std::optional<double> published_pct_of_limit(const json& figure, LimitKind kind);
+
+/// The limit kind of `experiment`'s metric `metric` as declared (none when undeclared).
+LimitKind declared_limit(const ExperimentView& experiment, const std::string& metric);
 
 /// A point's interval as the page writes it ("3012 – 3020 GB/s", "—" without one); what kind
 /// of interval it is comes from ci_label(point.n) (core/vocabulary.hpp).

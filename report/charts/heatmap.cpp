@@ -1,4 +1,8 @@
-#include "charts/heatmap.hpp"
+// A metric over two parameters as a heatmap (Chart shape heatmap): one panel per value of the
+// declared panel param (and device model), the x param across, the y param down (its declared
+// labels, after an extra figure such as a vector width), each cell coloured by its share of the
+// achievable peak of its access type and labelled with its value.
+#include "charts/declared.hpp"
 
 #include "format.hpp"
 
@@ -10,15 +14,12 @@ namespace apod::report::charts {
 
 namespace {
 
-// The launch down the side: vector width (where stored) and grid shape.
-std::string launch_label(const PointView& point) {
+// A row's words: the declared y param's label, after the extra figure the chart names.
+std::string row_label(const ExperimentView& experiment, const Chart& chart, const PointView& point) {
   const json& extra = point.measurement->extra;
-  const std::string grid = string_at(point.measurement->params, "grid");
-  std::string label = grid == "wave"   ? "one resident wave"
-                      : grid == "full" ? "one block a tile"
-                                       : grid;
-  if (has_number(extra, "vector_bytes"))
-    label = plain_number(extra.at("vector_bytes").get<double>()) + "-byte vectors, " + label;
+  std::string label = experiment.param_text(chart.y, member(point.measurement->params, chart.y.c_str()));
+  if (!chart.y_extra.empty() && has_number(extra, chart.y_extra.c_str()))
+    label = plain_number(extra.at(chart.y_extra).get<double>()) + chart.y_extra_unit + ", " + label;
   return label;
 }
 
@@ -32,14 +33,17 @@ std::optional<double> median_pct(const Plotted& p) {
   return apod::summarize(values).median;
 }
 
-json cell_rows(const std::vector<Plotted>& plotted, const std::string& unit, bool& with_pct,
-               std::vector<std::string>& types, std::vector<std::string>& launches) {
+json cell_rows(const DesignInput& in, const Chart& chart, const std::vector<Plotted>& plotted,
+               const std::string& unit, bool& with_pct, std::vector<std::string>& types,
+               std::vector<std::string>& launches) {
   json rows = json::array();
   with_pct = true;
+  const std::string panel = chart.panels.empty() ? "" : chart.panels.front();
   for (const Plotted& p : plotted) {
     const PointView& first = *p.points.front();
-    const std::string type = string_at(*p.params, keys::access_type);
-    const std::string launch = launch_label(first);
+    const std::string type =
+        panel.empty() ? "" : in.experiment.param_text(panel, member(*p.params, panel.c_str()));
+    const std::string launch = row_label(in.experiment, chart, first);
     if (std::find(types.begin(), types.end(), type) == types.end())
       types.push_back(type);
     if (std::find(launches.begin(), launches.end(), launch) == launches.end())
@@ -47,7 +51,7 @@ json cell_rows(const std::vector<Plotted>& plotted, const std::string& unit, boo
     const auto pct = median_pct(p);
     with_pct = with_pct && pct.has_value();
     rows.push_back({{"access", type},
-                    {"x", member(*p.params, "elements_per_thread")},
+                    {"x", member(*p.params, chart.x.c_str())},
                     {"launch", launch},
                     {"facet", p.facet},
                     {"gbs", p.y},
@@ -56,8 +60,9 @@ json cell_rows(const std::vector<Plotted>& plotted, const std::string& unit, boo
                     {"who", p.run ? p.run->name : p.device_model},
                     {"median_text", format_with_unit(p.y, unit)},
                     {"range_text", format_range(p.low, p.high, unit)},
-                    {"pct_text", pct ? format_percent(*pct) + " of the achievable " + type + " peak"
-                                     : "no " + type + " peak measured"}});
+                    {"pct_text", pct ? format_percent(*pct) + " of the achievable peak of its "
+                                                             "access type"
+                                     : "no peak of its access type measured"}});
   }
   return rows;
 }
@@ -82,7 +87,7 @@ json cell_colour(const json& rows, bool with_pct) {
             {"legend", legend}};
   return {{"field", "pct"},
           {"type", "quantitative"},
-          {"title", "% of the access type's achievable peak"},
+          {"title", "% of the achievable peak of its access type"},
           {"scale",
            {{"scheme", "blues"}, {"domain", {std::max(0.0, std::floor(lowest / 5) * 5 - 5), 100}}}},
           {"legend", legend}};
@@ -90,17 +95,17 @@ json cell_colour(const json& rows, bool with_pct) {
 
 // Cells and their labels: elements per thread across, the launch down.
 json cell_layers(const json& rows, const std::vector<std::string>& launches, bool with_pct,
-                 bool aggregated) {
+                 bool aggregated, const std::string& x_title, const std::string& panel_title) {
   const json x = {{"field", "x"},
                   {"type", "ordinal"},
-                  {"title", "elements per thread"},
+                  {"title", x_title},
                   {"axis", {{"labelAngle", 0}}}};
   const json y = {{"field", "launch"}, {"type", "ordinal"}, {"title", nullptr}, {"sort", launches}};
   const json tooltip = json::array(
       {{{"field", "who"}, {"title", aggregated ? "device" : "run"}},
-       {{"field", "access"}, {"title", "access type"}},
-       {{"field", "x"}, {"title", "elements per thread"}},
-       {{"field", "launch"}, {"title", "launch"}},
+       {{"field", "access"}, {"title", panel_title}},
+       {{"field", "x"}, {"title", x_title}},
+       {{"field", "launch"}, {"title", "row"}},
        {{"field", "median_text"}, {"title", "median"}},
        {{"field", "range_text"}, {"title", aggregated ? "range of run medians" : "min – max"}},
        {{"field", "pct_text"}, {"title", "% of peak"}}});
@@ -121,24 +126,30 @@ json cell_layers(const json& rows, const std::vector<std::string>& launches, boo
 
 } // namespace
 
-std::optional<ChartBlock> launch_heatmap(const MetricView& bandwidth) {
-  const Keep kernels = [](const PointView& p) {
+std::optional<ChartBlock> heatmap_chart(const DesignInput& in, const Chart& chart) {
+  const MetricView* metric = drawable_metric(in.experiment, chart.metric);
+  if (!metric)
+    return std::nullopt;
+  const std::string panel = chart.panels.empty() ? "" : chart.panels.front();
+  const Keep only = param_is(chart.only.first, chart.only.second);
+  const Keep cells = [&](const PointView& p) {
     const json& params = p.measurement->params;
-    return params.contains("elements_per_thread") && params.contains("grid") &&
-           params.contains(keys::access_type);
+    return (!only || only(p)) && params.contains(chart.x) && params.contains(chart.y) &&
+           (panel.empty() || params.contains(panel));
   };
-  const auto points = kept_points(bandwidth, kernels);
+  const auto points = kept_points(*metric, cells);
   if (points.empty())
     return std::nullopt;
   // A heatmap cannot draw runs apart: each cell is one run's point or the median across runs.
   const SeriesPlan plan = summarised_plan(points, "", true);
   bool with_pct = true;
   std::vector<std::string> types, launches;
-  const json rows = cell_rows(plot_points(points, plan), bandwidth.unit, with_pct, types, launches);
-
+  const json rows =
+      cell_rows(in, chart, plot_points(points, plan), metric->unit, with_pct, types, launches);
+  const std::string panel_title = in.experiment.param_title(panel);
   json facet = {
       {"column",
-       {{"field", "access"}, {"type", "nominal"}, {"title", "access type"}, {"sort", types}}}};
+       {{"field", "access"}, {"type", "nominal"}, {"title", panel_title}, {"sort", types}}}};
   if (plan.facet_by_model)
     facet["row"] = {{"field", "facet"},
                     {"type", "nominal"},
@@ -149,19 +160,21 @@ std::optional<ChartBlock> launch_heatmap(const MetricView& bandwidth) {
                      {"spec",
                       {{"width", 150},
                        {"height", 36 * launches.size()},
-                       {"layer", cell_layers(rows, launches, with_pct, plan.aggregated)}}},
+                       {"layer", cell_layers(rows, launches, with_pct, plan.aggregated,
+                                             in.experiment.param_title(chart.x), panel_title)}}},
                      {"config", chart_config()}};
-  std::string what = with_pct ? "Every kernel launch shape of each access type: its bandwidth in "
-                                "GB/s in the cell, coloured by its share of that access type's "
-                                "achievable peak"
-                              : "Every kernel launch shape of each access type, its bandwidth in "
-                                "GB/s in the cell";
+  std::string what = chart.caption;
+  if (with_pct)
+    what += ", coloured by its share of the achievable peak of its access type";
   if (plan.aggregated)
     what += "; each cell the median of the runs' medians per device model (their range in the "
             "tooltip)";
   if (plan.facet_by_model)
     what += ", one row per device model";
-  return ChartBlock{spec, what + ". cudaMemcpyAsync is drawn with the access types' peaks."};
+  std::string text = what + ".";
+  for (const auto& sentence : chart.sentences)
+    text += " " + sentence;
+  return ChartBlock{spec, text};
 }
 
 } // namespace apod::report::charts

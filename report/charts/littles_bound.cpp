@@ -33,32 +33,38 @@ double median(std::vector<double> values) {
 
 } // namespace
 
-std::optional<double> dram_latency_ns(const PageModel& page, const RunView& run) {
+std::optional<double> run_figure(const PageModel& page, const RunView& run, const FigureRef& ref) {
   for (const auto& experiment : page.experiments) {
-    if (experiment.name != latency_names::experiment)
+    if (experiment.name != ref.experiment)
       continue;
     for (const auto& metric : experiment.metrics) {
-      if (metric.metric != latency_names::ns_metric)
+      if (metric.metric != ref.metric)
         continue;
-      for (const auto& point : metric.points)
-        if (point.ok && point.run == &run &&
-            string_at(point.measurement->params, latency_names::level_key) ==
-                latency_names::dram_level)
+      for (const auto& point : metric.points) {
+        const json& params = point.measurement->params;
+        const bool named = std::all_of(ref.params.items().begin(), ref.params.items().end(),
+                                       [&](const auto& kv) {
+                                         return member(params, kv.key().c_str()) == kv.value();
+                                       });
+        if (point.ok && point.run == &run && named)
           return point.median;
+      }
     }
   }
   return std::nullopt;
 }
 
-std::optional<LaunchBound> littles_law_bound(const PageModel& page, const PointView& point) {
+std::optional<LaunchBound> littles_law_bound(const PageModel& page, const PointView& point,
+                                             const FigureRef& latency_ref) {
   const json& extra = point.measurement->extra;
-  const json& launch = member(extra, "launch");
+  const json& launch = member(extra, keys::launch);
   const auto moved = moved_per_loaded_byte(extra);
-  const double block = number_at(launch, "block_size"), grid = number_at(launch, "grid_size");
-  const double resident_blocks = number_at(launch, "max_active_blocks_per_sm");
+  const double block = number_at(launch, launch_keys::block_size);
+  const double grid = number_at(launch, launch_keys::grid_size);
+  const double resident_blocks = number_at(launch, launch_keys::max_active_blocks_per_sm);
   const double bytes_moved = number_at(extra, keys::bytes_moved);
   const int sm_count = int(number_at(point.run->run->device, "sm_count"));
-  const auto latency = dram_latency_ns(page, *point.run);
+  const auto latency = run_figure(page, *point.run, latency_ref);
   if (!moved || !(block > 0) || !(grid > 0) || !(resident_blocks > 0) || !(bytes_moved > 0) ||
       sm_count <= 0 || !latency || !point.run->peak_gbs)
     return std::nullopt;
@@ -138,10 +144,11 @@ std::string sentence_of(Grouped& per_launch) {
 
 } // namespace
 
-BoundsDrawn littles_law_rules(const PageModel& page, const Sweep& sweep, const SeriesPlan& plan) {
+BoundsDrawn littles_law_rules(const PageModel& page, const Sweep& sweep, const SeriesPlan& plan,
+                              const FigureRef& latency) {
   Grouped per_series, per_launch;
   for (const PointView* point : kept_points(*sweep.metric, sweep_keep(sweep))) {
-    const auto bound = littles_law_bound(page, *point);
+    const auto bound = littles_law_bound(page, *point, latency);
     if (!bound)
       continue;
     const json& params = point->measurement->params;
@@ -160,8 +167,8 @@ BoundsDrawn littles_law_rules(const PageModel& page, const Sweep& sweep, const S
   }
   BoundsDrawn drawn;
   if (per_series.order.empty()) {
-    drawn.sentence = "No Little's-law bound is drawn: it needs the same run's memory_latency DRAM "
-                     "figure and achievable peak (peak_copy).";
+    drawn.sentence = "No Little's-law bound is drawn: it needs the same run's " + latency.experiment +
+                     " " + latency.metric + " figure and achievable peak.";
     return drawn;
   }
   for (const auto& key : per_series.order) {
@@ -173,8 +180,8 @@ BoundsDrawn littles_law_rules(const PageModel& page, const Sweep& sweep, const S
   }
   drawn.sentence = "Dotted, in the series' colour: the Little's-law bound of each launch shape, "
                    "min(achievable peak, 2 x SMs x bytes in flight per SM / DRAM latency) (Notes "
-                   "on CUDA, Little's-law table), from the same run's memory_latency and "
-                   "peak_copy. " +
+                   "on CUDA, Little's-law table), from the same run's " + latency.experiment +
+                   " figure and achievable peak. " +
                    sentence_of(per_launch);
   return drawn;
 }

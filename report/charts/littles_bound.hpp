@@ -1,7 +1,7 @@
-// The Little's-law bound of a copy kernel's launch shape (issue 13: "the offset and stride
-// sections state the Little's-law bound for their launch shape, from the same run's latency"):
-// min(achievable peak, 2 x SMs x bytes in flight per SM / DRAM latency), theory.hpp's
-// littles_law_bandwidth_gbs, with the run's memory_latency DRAM figure and achievable peak.
+// The Little's-law bound of a copy kernel's launch shape, which a declared chart asks for
+// (Chart::littles_law_latency): min(achievable peak, 2 x SMs x bytes in flight per SM / DRAM
+// latency), theory.hpp's littles_law_bandwidth_gbs, with the same run's DRAM latency (the figure
+// the declaration names) and achievable peak.
 #pragma once
 
 #include "charts/plot.hpp"
@@ -15,19 +15,20 @@ namespace apod::report::charts {
 struct LaunchBound {
   double gbs = 0;                    ///< the bound, capped at the peak
   double in_flight_bytes_per_sm = 0; ///< resident threads x bytes each loads before storing
-  double latency_ns = 0;             ///< memory_latency's dram point, same run
+  double latency_ns = 0;             ///< the declared latency figure, same run
   double peak_gbs = 0;               ///< the run's achievable peak
   int sm_count = 0;
   bool capped = false; ///< the peak is below the latency bound
 };
 
-/// The run's memory_latency DRAM latency in ns (its level=dram latency_ns point), if measured.
-std::optional<double> dram_latency_ns(const PageModel& page, const RunView& run);
+/// The run's figure `latency` names (an experiment, metric and params), if measured and verified.
+std::optional<double> run_figure(const PageModel& page, const RunView& run, const FigureRef& latency);
 
 /// The bound of the launch that measured `point`, from its extra (launch: block_size,
 /// grid_size, max_active_blocks_per_sm; bytes_moved; access_type copy or read), its device's SM
-/// count and its run's latency and peak; nothing when any of these is missing.
-std::optional<LaunchBound> littles_law_bound(const PageModel& page, const PointView& point);
+/// count and its run's latency (in ns) and peak; nothing when any of these is missing.
+std::optional<LaunchBound> littles_law_bound(const PageModel& page, const PointView& point,
+                                             const FigureRef& latency);
 
 /// One rule per series and panel of a sweep (the median of its points' bounds) where the bound
 /// is below the peak, and the caption's sentence for every bound, capped or not.
@@ -35,6 +36,7 @@ struct BoundsDrawn {
   std::vector<Rule> rules;
   std::string sentence;
 };
-BoundsDrawn littles_law_rules(const PageModel& page, const Sweep& sweep, const SeriesPlan& plan);
+BoundsDrawn littles_law_rules(const PageModel& page, const Sweep& sweep, const SeriesPlan& plan,
+                              const FigureRef& latency);
 
 } // namespace apod::report::charts

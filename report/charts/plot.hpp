@@ -128,6 +128,7 @@ struct Sweep {
   const MetricView* metric = nullptr;
   Keep keep;
   std::string x, x_title;
+  bool x_in_bytes = false; ///< the x param is a size in bytes (its declared unit)
   bool log_x = false;
   int log_base = 0; ///< 0: 2 for sizes in bytes, else 10
   bool log_y = false;
@@ -149,6 +150,9 @@ struct Sweep {
   std::function<std::string(const PointView&)> shape_of; ///< a marker shape's legend word
   std::string shape_title;
   int height = 300;
+  /// The caption's sentences after the runs sentence: the declaration's, its bounds', its
+  /// figures'.
+  std::vector<std::string> sentences;
 };
 
 /// The points a sweep draws: its keep, and only points that have its x parameter.

@@ -22,10 +22,6 @@ constexpr const char* bytes_label_expr =
     " : datum.value >= 1024 ? format(datum.value / 1024, '~g') + ' KiB'"
     " : format(datum.value, '~g') + ' B'";
 
-bool is_size(const std::string& key) {
-  return key == "bytes" || (key.size() > 6 && key.compare(key.size() - 6, 6, "_bytes") == 0);
-}
-
 json filter(const char* kind) {
   return json::array({{{"filter", std::string("datum.kind === '") + kind + "'"}}});
 }
@@ -58,10 +54,10 @@ json category_encoding(const Sweep& sweep, const SweepData& data, bool across) {
   if (sweep.log_x) // a log scale cannot place 0; symlog keeps the shape and still draws it
     x["scale"].update(all_positive ? json{{"type", "log"},
                                           {"base", sweep.log_base     ? sweep.log_base
-                                                   : is_size(sweep.x) ? 2
+                                                   : sweep.x_in_bytes ? 2
                                                                       : 10}}
                                    : json{{"type", "symlog"}});
-  if (is_size(sweep.x))
+  if (sweep.x_in_bytes)
     x["axis"] = {{"labelExpr", bytes_label_expr}};
   else if (integers && !sweep.log_x)
     x["axis"] = {{"tickMinStep", 1}}; // no "2.5 words" between whole-number parameters

@@ -29,13 +29,8 @@ std::string peak_words(const PointView& point) {
 
 } // namespace
 
-std::string limit_words_of(const ExperimentView& experiment, const PointView& point) {
-  const json& extra = point.measurement->extra;
-  if (point.own_limit || point.unit_limit) {
-    const std::string label = string_at(extra, keys::limit_label);
-    return label.empty() ? own_limit_phrase : label;
-  }
-  return limit_phrase(experiment.chart.limit);
+std::string limit_words_of(const ExperimentView&, const PointView& point) {
+  return std::string(point.limit_text); // set with the limit itself (model.cpp, set_limit)
 }
 
 void add_tooltip_fields(json& row, const Plotted& plotted, const ExperimentView& experiment,

@@ -197,13 +197,7 @@ TableData published_table(const PageContext& context) {
     if (ours.empty())
       continue;
     const double value = published->at("value").get<double>();
-    const char* limit_key = experiment->chart.limit == LimitKind::pcie
-                                ? "theoretical_pcie_gbs"
-                                : "theoretical_bandwidth_gbs";
-    std::optional<double> pct;
-    if (unit == "GB/s" && experiment->chart.limit != LimitKind::none &&
-        has_number(*published, limit_key))
-      pct = percent_of(value, published->at(limit_key).get<double>());
+    const std::optional<double> pct = published_pct_of_limit(*published, metric->limit());
     const std::string figure = experiment->title + ": " + display_name(metric_name);
     table.add_row({{figure, "", 0, experiment->anchor},
                    {string_at(*published, "device", "unknown device") + " (published)"},

@@ -228,19 +228,15 @@ TableData references_table(const std::vector<const json*>& figures,
   if (with_note)
     columns.push_back({"note", ""});
   TableData table(std::move(columns), "references");
-  // A published figure is compared with its own device's limit, of the kind the experiment uses.
-  const char* limit_key = experiment.chart.limit == LimitKind::pcie   ? "theoretical_pcie_gbs"
-                          : experiment.chart.limit == LimitKind::dram ? "theoretical_bandwidth_gbs"
-                                                                      : nullptr;
   for (const json* figure : matching) {
     const std::string unit = string_at(*figure, "unit");
     std::string value = "—", pct = "—";
     if (has_number(*figure, "value")) {
-      const double published = figure->at("value").get<double>();
-      value = format_with_unit(published, unit);
-      if (unit == "GB/s" && limit_key && has_number(*figure, limit_key) &&
-          figure->at(limit_key).get<double>() > 0)
-        pct = format_percent(100.0 * published / figure->at(limit_key).get<double>());
+      value = format_with_unit(figure->at("value").get<double>(), unit);
+      // Compared with its own device's limit, of the kind the metric is declared against.
+      const LimitKind kind = declared_limit(experiment, string_at(*figure, "metric"));
+      if (const auto share = published_pct_of_limit(*figure, kind))
+        pct = format_percent(*share);
     }
     std::string source = string_at(*figure, "source");
     const std::string citation = string_at(*figure, "citation");

@@ -64,11 +64,11 @@ mustache::data figure_row(const HeadlineSeries& series) {
   if (series.pct_of_limit) {
     row.set("pct", format_percent(*series.pct_of_limit));
     row.set("bar_width", fmt::format("{:.1f}%", std::clamp(*series.pct_of_limit, 0.0, 100.0)));
-    row.set("limit", limit_short(point, experiment.chart.limit));
+    row.set("limit", limit_short(point, series.metric->limit()));
     row.set("limit_words", std::string(point.limit_text));
   } else {
     row.set("pct", false);
-    const bool unknown = experiment.chart.limit != LimitKind::none && series.metric->unit == "GB/s";
+    const bool unknown = series.metric->limit() != LimitKind::none && series.metric->unit == "GB/s";
     row.set("limit", unknown ? "limit not known for this device" : "no limit applies");
     row.set("limit_words", "");
   }

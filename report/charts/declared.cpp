@@ -1,6 +1,7 @@
-// Which charts an experiment's section shows: its design where apod has one, else one generic
-// chart per charted metric from the catalog's ChartSpec (or the experiment's own Vega-Lite spec).
-#include "charts/designs.hpp"
+// Which charts an experiment's section shows: each chart its declaration names, drawn by its
+// shape; where none can be drawn from the stored points (another version, an experiment the
+// catalog lacks), one generic chart per metric.
+#include "charts/declared.hpp"
 
 #include "format.hpp"
 
@@ -22,24 +23,23 @@ const MetricView* drawable_metric(const ExperimentView& experiment, const std::s
 bool has_params(const MetricView& metric, const std::vector<std::string>& params) {
   return std::all_of(metric.points.begin(), metric.points.end(), [&](const PointView& p) {
     return !p.ok || std::all_of(params.begin(), params.end(), [&](const std::string& key) {
-      return p.measurement->params.contains(key);
+      return key.empty() || p.measurement->params.contains(key);
     });
   });
 }
 
-Keep param_is(const std::string& key, const std::string& value) {
-  return [key, value](const PointView& p) {
-    return string_at(p.measurement->params, key.c_str()) == value;
-  };
+Keep param_is(const std::string& key, const json& value) {
+  if (key.empty())
+    return nullptr;
+  return [key, value](const PointView& p) { return member(p.measurement->params, key.c_str()) == value; };
 }
 
 namespace {
 
-// Without a colour parameter (none in the catalog, or one the stored results lack), the first
-// other parameter that takes several values at one x (few enough for a legend) splits the
-// series, so two points of one x never join into one zigzag line (an older scaling's laws).
-std::string varying_param(const ExperimentView& experiment, const MetricView& metric) {
-  const std::string& x = experiment.chart.x;
+// The first param other than x that takes several values at one x (few enough for a legend)
+// splits the series, so two points of one x never join into one zigzag line.
+std::string varying_param(const ExperimentView& experiment, const MetricView& metric,
+                          const std::string& x) {
   for (const auto& key : experiment.param_keys) {
     if (key == x)
       continue;
@@ -63,18 +63,15 @@ std::string varying_param(const ExperimentView& experiment, const MetricView& me
 
 } // namespace
 
-Sweep catalog_sweep(const DesignInput& in, const MetricView& metric) {
-  const ChartSettings& chart = in.experiment.chart;
+Sweep generic_sweep(const DesignInput& in, const MetricView& metric) {
   Sweep sweep;
   sweep.metric = &metric;
-  sweep.x = chart.x;
-  sweep.x_title = chart.x_title;
-  sweep.log_x = chart.log_x;
-  sweep.colour = chart.color;
-  sweep.mark = chart.mark;
-  if (sweep.colour.empty())
-    sweep.colour = varying_param(in.experiment, metric);
-  sweep.colour_title = display_name(sweep.colour);
+  sweep.x = in.experiment.param_keys.empty() ? "" : in.experiment.param_keys.front();
+  sweep.x_title = sweep.x.empty() ? "run" : in.experiment.param_title(sweep.x);
+  const Param* x = in.experiment.param(sweep.x);
+  sweep.x_in_bytes = x && x->unit == "bytes";
+  sweep.colour = varying_param(in.experiment, metric, sweep.x);
+  sweep.colour_title = in.experiment.param_title(sweep.colour);
   sweep.published = published_for(in.published, in.experiment, metric.metric);
   // A model stored beside each point is drawn beside it (keys::model_gbs, keys::model).
   for (const char* key : {keys::model_gbs, keys::model}) {
@@ -87,14 +84,6 @@ Sweep catalog_sweep(const DesignInput& in, const MetricView& metric) {
     }
   }
   return sweep;
-}
-
-std::optional<Sweep> designed_sweep(const DesignInput& in, const std::string& metric,
-                                    const std::vector<std::string>& params) {
-  const MetricView* view = drawable_metric(in.experiment, metric);
-  if (!view || !has_params(*view, params))
-    return std::nullopt;
-  return catalog_sweep(in, *view);
 }
 
 std::string caption(const std::string& what, const PageModel& page, const SeriesPlan& plan,
@@ -149,23 +138,19 @@ ChartBlock sweep_block(const DesignInput& in, const Sweep& sweep, const std::str
 
 namespace {
 
-const std::map<std::string, Design>& designs() {
-  static const std::map<std::string, Design> table = {
-      {"peak_copy", peak_copy_charts},
-      {"offset_copy", offset_copy_charts},
-      {"stride_copy", stride_copy_charts},
-      {latency_names::experiment, memory_latency_charts},
-      {"littles_law", littles_law_charts},
-      {"latency_hiding", latency_hiding_charts},
-      {"roofline", roofline_charts},
-      {"bank_conflicts", bank_conflicts_charts},
-      {"l2_persistence", l2_persistence_charts},
-      {"scaling", scaling_charts},
-      {"host_transfer", host_transfer_charts},
-      {"staged_copy", staged_copy_charts},
-      {"overlap_matrix", overlap_matrix_charts},
-  };
-  return table;
+std::optional<ChartBlock> draw(const DesignInput& in, const Chart& chart) {
+  switch (chart.shape) {
+  case ChartShape::heatmap:
+    return heatmap_chart(in, chart);
+  case ChartShape::bars:
+    return bars_chart(in, chart);
+  case ChartShape::sweep:
+    break;
+  }
+  const auto sweep = declared_sweep(in, chart);
+  if (!sweep)
+    return std::nullopt;
+  return sweep_block(in, *sweep, chart.caption, sweep->sentences);
 }
 
 } // namespace
@@ -175,25 +160,18 @@ const std::map<std::string, Design>& designs() {
 std::vector<ChartBlock> experiment_charts(const PageModel& page, const ExperimentView& experiment,
                                           const std::vector<const json*>& published) {
   const charts::DesignInput in{page, experiment, published};
-  const auto design = charts::designs().find(experiment.name);
-  if (design != charts::designs().end() && experiment.in_catalog) {
-    std::vector<ChartBlock> blocks = design->second(in);
-    if (!blocks.empty())
-      return blocks;
-  }
   std::vector<ChartBlock> blocks;
+  for (const Chart& chart : experiment.declaration->charts)
+    if (auto block = charts::draw(in, chart))
+      blocks.push_back(std::move(*block));
+  if (!blocks.empty())
+    return blocks;
   for (const auto& metric : experiment.metrics) {
-    // Nothing verified to draw (the table says why), or not the metric the experiment charts.
-    if (metric.ok_count() == 0 || !experiment.charts_metric(metric))
+    if (metric.ok_count() == 0) // nothing verified to draw (the table says why)
       continue;
-    const std::string title = metric_title(metric.metric, metric.unit);
-    if (experiment.chart.vega_lite.is_object()) {
-      blocks.push_back({build_chart_spec(page, experiment, metric),
-                        title + ": drawn with the experiment's own Vega-Lite spec."});
-      continue;
-    }
-    const charts::Sweep sweep = charts::catalog_sweep(in, metric);
-    blocks.push_back(charts::sweep_block(in, sweep, title + " against " + sweep.x_title));
+    const charts::Sweep sweep = charts::generic_sweep(in, metric);
+    blocks.push_back(
+        charts::sweep_block(in, sweep, metric_title(metric.title(), metric.unit) + " against " + sweep.x_title));
   }
   return blocks;
 }

@@ -1,8 +1,8 @@
-// overlap_matrix: the gist's table as grouped bars, one panel per variant and size (their
-// scales differ ~100x), a bar per kernel in each row of the table, with the gist's own published
-// rows (NVS 5200M, K20c) at the same places. Runs are always combined per device model: three
-// kernels per row leave no room for a bar per run.
-#include "charts/designs.hpp"
+// Grouped bars (Chart shape bars): a bar per value of the colour param at each x, one panel per
+// combination of the panel params (each on its own scale: they may differ ~100x), with the
+// published figures of the same params at the same places. Runs are always combined per device
+// model: several bars per x leave no room for a bar per run.
+#include "charts/declared.hpp"
 
 #include "format.hpp"
 
@@ -13,26 +13,16 @@ namespace apod::report::charts {
 
 namespace {
 
-std::string panel_of(const json& params) {
-  const std::string variant = string_at(params, "variant", "gist");
-  const json& n = member(params, "n");
-  if (!n.is_number())
-    return variant;
-  const double floats = n.get<double>();
-  return variant + ", " +
-         (floats >= 1048576 ? plain_number(floats / 1048576) + " Mi floats"
-                            : plain_number(floats / 1024) + " Ki floats");
+// A panel's title: the panel params' values as the page writes them ("gist, 16 Ki floats").
+std::string panel_of(const DesignInput& in, const Chart& chart, const json& params) {
+  std::string text;
+  for (const auto& key : chart.panels)
+    text += (text.empty() ? "" : ", ") + in.experiment.param_text(key, member(params, key.c_str()));
+  return text;
 }
 
-// The gist first, then the corrected variant by size: the order the experiment measures in.
-double panel_order(const json& params) {
-  const json& n = member(params, "n");
-  return (string_at(params, "variant", "gist") == "gist" ? 0 : 1e12) +
-         (n.is_number() ? n.get<double>() : 0);
-}
-
-void add_published(json& rows, const std::vector<const json*>& figures,
-                   const std::vector<Plotted>& plotted) {
+void add_published(const DesignInput& in, const Chart& chart, json& rows,
+                   const std::vector<const json*>& figures, const std::vector<Plotted>& plotted) {
   for (const json* figure : figures) {
     const json& params = member(*figure, "params");
     const auto match = std::find_if(plotted.begin(), plotted.end(), [&](const Plotted& p) {
@@ -50,10 +40,9 @@ void add_published(json& rows, const std::vector<const json*>& figures,
         facets.push_back(p.facet);
     for (const auto& facet : facets)
       rows.push_back({{"kind", "published"},
-                      {"panel", panel_of(*match->params)},
-                      {"panel_order", panel_order(*match->params)},
+                      {"panel", panel_of(in, chart, *match->params)},
                       {"facet", facet},
-                      {"x", member(*match->params, "config")},
+                      {"x", member(*match->params, chart.x.c_str())},
                       {"series", match->series},
                       {"y", value},
                       {"published", string_at(*figure, "device", "published")},
@@ -63,20 +52,24 @@ void add_published(json& rows, const std::vector<const json*>& figures,
   }
 }
 
+struct Titles {
+  std::string x, y, series, published;
+};
+
 json layers_of(const std::vector<std::string>& kernels, const json& configs, bool published,
-               const json& tooltip) {
+               const json& tooltip, const Titles& titles) {
   const json x = {{"field", "x"},
                   {"type", "ordinal"},
-                  {"title", "host memory / stream"},
+                  {"title", titles.x},
                   {"scale", {{"domain", configs}}},
                   {"axis", {{"labelAngle", -40}}}};
   const json offset = {{"field", "series"}, {"scale", {{"domain", kernels}}}};
-  const json y = {{"field", "y"}, {"type", "quantitative"}, {"title", "overall time, median (ms)"}};
+  const json y = {{"field", "y"}, {"type", "quantitative"}, {"title", titles.y}};
   auto only = [](const char* kind) {
     return json::array({{{"filter", std::string("datum.kind === '") + kind + "'"}}});
   };
   // Three panels fill the page's width: the legends go below them.
-  json colour = colour_encoding(kernels, "kernel");
+  json colour = colour_encoding(kernels, titles.series);
   colour["legend"]["orient"] = "bottom";
   json layers = json::array();
   layers.push_back(
@@ -102,30 +95,29 @@ json layers_of(const std::vector<std::string>& kernels, const json& configs, boo
            {"shape",
             {{"field", "published"},
              {"type", "nominal"},
-             {"title", "published (the gist)"},
+             {"title", titles.published},
              {"legend", {{"orient", "bottom"}}},
              {"scale", {{"range", {"diamond", "triangle-up", "cross"}}}}}},
            {"tooltip", json::array({{{"field", "label"}, {"title", "published"}}})}}}});
   return layers;
 }
 
-// One panel per variant and size (and device model), each with its own rows and y scale.
+// One panel per panel value (and device model) in the order measured, each with its own rows
+// and y scale.
 json panels_spec(const json& rows, const std::vector<std::string>& kernels, const json& configs,
-                 const json& tooltip) {
-  std::vector<std::pair<double, std::string>> panels;
-  std::vector<std::string> facets;
+                 const json& tooltip, const Titles& titles) {
+  std::vector<std::string> panels;
+  std::vector<json> facets;
   for (const auto& row : rows) {
-    const std::pair<double, std::string> panel{row["panel_order"], row["panel"]};
-    if (std::find(panels.begin(), panels.end(), panel) == panels.end())
-      panels.push_back(panel);
+    if (row["kind"] == "measured")
+      add_unique(panels, row["panel"].get<std::string>());
     if (std::find(facets.begin(), facets.end(), row["facet"]) == facets.end())
       facets.push_back(row["facet"]);
   }
-  std::sort(panels.begin(), panels.end());
   json lines = json::array();
   for (const auto& facet : facets) {
     json line = json::array();
-    for (const auto& [order, panel] : panels) {
+    for (const auto& panel : panels) {
       json values = json::array();
       bool published = false;
       for (const auto& row : rows)
@@ -137,7 +129,7 @@ json panels_spec(const json& rows, const std::vector<std::string>& kernels, cons
                       {"width", 230},
                       {"height", 220},
                       {"data", {{"values", values}}},
-                      {"layer", layers_of(kernels, configs, published, tooltip)}});
+                      {"layer", layers_of(kernels, configs, published, tooltip, titles)}});
     }
     json row = {{"hconcat", line}};
     if (!facet.empty())
@@ -149,44 +141,46 @@ json panels_spec(const json& rows, const std::vector<std::string>& kernels, cons
 
 } // namespace
 
-std::vector<ChartBlock> overlap_matrix_charts(const DesignInput& in) {
-  const MetricView* overall = drawable_metric(in.experiment, "overall_ms");
-  if (!overall || !has_params(*overall, {"config", "kernel"}))
-    return {};
-  const auto points = kept_points(*overall, nullptr);
-  const SeriesPlan plan = summarised_plan(points, "kernel", true);
+std::optional<ChartBlock> bars_chart(const DesignInput& in, const Chart& chart) {
+  const MetricView* metric = drawable_metric(in.experiment, chart.metric);
+  std::vector<std::string> needed = chart.panels;
+  needed.insert(needed.end(), {chart.x, chart.color});
+  if (!metric || !has_params(*metric, needed))
+    return std::nullopt;
+  const auto points = kept_points(*metric, param_is(chart.only.first, chart.only.second));
+  const SeriesPlan plan = summarised_plan(points, chart.color, true);
   const std::vector<Plotted> plotted = plot_points(points, plan);
 
   json rows = json::array(), configs = json::array();
-  std::vector<std::string> panels;
   for (const Plotted& p : plotted) {
     json row = {{"kind", "measured"},
-                {"panel", panel_of(*p.params)},
-                {"panel_order", panel_order(*p.params)},
+                {"panel", panel_of(in, chart, *p.params)},
                 {"facet", p.facet},
-                {"x", member(*p.params, "config")},
+                {"x", member(*p.params, chart.x.c_str())},
                 {"series", p.series},
                 {"y", p.y},
                 {"low", p.low},
                 {"high", p.high}};
-    add_tooltip_fields(row, p, in.experiment, *overall);
+    add_tooltip_fields(row, p, in.experiment, *metric);
     if (std::find(configs.begin(), configs.end(), row["x"]) == configs.end())
       configs.push_back(row["x"]);
     rows.push_back(std::move(row));
   }
-  const auto figures = published_for(in.published, in.experiment, overall->metric);
-  add_published(rows, figures, plotted);
+  const auto figures = published_for(in.published, in.experiment, metric->metric);
+  add_published(in, chart, rows, figures, plotted);
 
-  const json tooltip = measured_tooltip(in.experiment, *overall, plan, plotted, false);
-  json spec = panels_spec(rows, series_order(plotted), configs, tooltip);
+  const Titles titles{in.experiment.param_title(chart.x),
+                      chart.y_title.empty() ? metric_title(metric->title(), metric->unit)
+                                            : chart.y_title,
+                      in.experiment.param_title(chart.color), "published"};
+  const json tooltip = measured_tooltip(in.experiment, *metric, plan, plotted, false);
+  json spec = panels_spec(rows, series_order(plotted), configs, tooltip, titles);
   spec["config"] = chart_config();
   Sweep for_sentence; // only its published figures, for the caption's sentence
   for_sentence.published = figures;
-  return {{spec, caption("Overall time of each of the gist's 18 rows (host memory and stream "
-                         "across, a bar per kernel), one panel per variant and size, each on its "
-                         "own scale; gist: the gist's O, from before the host writes the input "
-                         "to after the copy back; corrected: from the H2D start to the D2H end",
-                         in.page, plan, {published_sentence(for_sentence)})}};
+  std::vector<std::string> sentences = chart.sentences;
+  sentences.push_back(published_sentence(for_sentence));
+  return ChartBlock{spec, caption(chart.caption, in.page, plan, sentences)};
 }
 
 } // namespace apod::report::charts
