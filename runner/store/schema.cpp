@@ -117,9 +117,10 @@ ALTER TABLE experiment_run_v3 RENAME TO experiment_run;
 constexpr int migration_count = sizeof(migrations) / sizeof(migrations[0]);
 static_assert(migration_count == Store::schema_version);
 
+// A PRAGMA that answers one integer, in a column named after it.
 int64_t pragma_int(sqlite::Database& db, const char* pragma) {
   sqlite::Statement st(db, std::string("PRAGMA ") + pragma);
-  return st.step() ? st.get_int(0) : 0;
+  return st.step() ? st.get_int(pragma) : 0;
 }
 
 // A schema object's SQL with the differences that carry no meaning between SQLite versions
@@ -158,8 +159,8 @@ Schema read_schema(sqlite::Database& db) {
   Schema schema;
   sqlite::Statement st(db, "SELECT type, name, sql FROM sqlite_master");
   while (st.step())
-    if (!sqlite_internal(st.get_text(1)))
-      schema[st.get_text(1)] = {st.get_text(0), normalised_sql(st.get_text(2))};
+    if (!sqlite_internal(st.get_text("name")))
+      schema[st.get_text("name")] = {st.get_text("type"), normalised_sql(st.get_text("sql"))};
   return schema;
 }
 
@@ -226,9 +227,9 @@ void Store::check_identity(bool may_initialise) {
     throw;
   }
   const int64_t version = pragma_int(*db_, "user_version");
-  sqlite::Statement tables(*db_, "SELECT count(*) FROM sqlite_master");
+  sqlite::Statement tables(*db_, "SELECT count(*) AS objects FROM sqlite_master");
   tables.step();
-  const int64_t table_count = tables.get_int(0);
+  const int64_t table_count = tables.get_int("objects");
   if (app_id == application_id) {
     if (version > schema_version)
       throw InputError(fmt::format("'{}' has schema version {}, newer than this apod understands "

@@ -1,5 +1,7 @@
-// The SQLite store (runner/store.cpp): schema, transactions, identity checks, round trips.
+// The SQLite store (runner/store/): schema, transactions, identity checks, round trips, and the
+// statements bound and read by name (store/sqlite.hpp).
 #include "core/errors.hpp"
+#include "store/sqlite.hpp"
 #include "store/store.hpp"
 
 #include <gtest/gtest.h>
@@ -192,4 +194,62 @@ TEST(Store, ImportIsIdempotentAndLossless) {
   EXPECT_TRUE(b.import_run(run_from_json(exported["runs"][0], "run")));
   EXPECT_FALSE(b.import_run(run_from_json(exported["runs"][0], "run"))) << "importing the same run twice changes nothing";
   EXPECT_EQ(b.export_results(), exported);
+}
+
+TEST(Statement, BindsAndReadsByName) {
+  sqlite::Database db(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  sqlite::Statement st(db, "SELECT :text AS word, :number * 2 AS twice, :none AS absent, "
+                           ":number AS again");
+  st.bind(":text", "median").bind(":number", 21).bind(":none", nullptr);
+  ASSERT_TRUE(st.step());
+  EXPECT_EQ(st.get_text("word"), "median");
+  EXPECT_EQ(st.get_int("twice"), 42) << "a parameter used twice is bound once";
+  EXPECT_EQ(st.get_int("again"), 21);
+  EXPECT_TRUE(st.is_null("absent"));
+  EXPECT_EQ(st.get_optional_text("absent"), std::nullopt);
+  EXPECT_EQ(st.get_optional_double("twice"), 42.0);
+}
+
+TEST(Statement, AnUnknownParameterIsALogicErrorNamingIt) {
+  sqlite::Database db(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  sqlite::Statement st(db, "SELECT :median AS median");
+  try {
+    st.bind(":medain", 1.0);
+    FAIL() << "bound a parameter the SQL lacks";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find(":medain"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Statement, AnUnknownColumnIsALogicErrorNamingIt) {
+  sqlite::Database db(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  sqlite::Statement st(db, "SELECT 1 AS noisy, 2 AS n, 3 AS n");
+  ASSERT_TRUE(st.step());
+  for (const char* name : {"metric", "n"}) {
+    try {
+      st.get_int(name);
+      FAIL() << "read a column by a name that is not one: " << name;
+    } catch (const std::logic_error& e) {
+      EXPECT_NE(std::string(e.what()).find(std::string("\"") + name + "\""), std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_EQ(st.get_int("noisy"), 1);
+}
+
+TEST(Statement, AStepWithAParameterLeftUnboundIsALogicError) {
+  sqlite::Database db(":memory:", SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  db.exec("CREATE TABLE t(a, b)");
+  sqlite::Statement st(db, "INSERT INTO t(a, b) VALUES (:a, :b)");
+  st.bind(":a", 1);
+  try {
+    st.run();
+    FAIL() << "stepped with :b unbound (SQLite would have stored NULL)";
+  } catch (const std::logic_error& e) {
+    EXPECT_NE(std::string(e.what()).find(":b"), std::string::npos) << e.what();
+  }
+  st.reset();
+  st.bind(":a", 1).bind(":b", 2).run();
+  st.reset();
+  EXPECT_THROW(st.run(), std::logic_error) << "reset unbinds every parameter";
 }
