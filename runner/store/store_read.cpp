@@ -64,6 +64,21 @@ json Store::export_results(const std::vector<std::string>& run_ids) try {
 
 namespace {
 
+constexpr int64_t class_since_version = 4; // migration 4 added measurement.class
+
+// The class the runner stored with the point. A row stored before schema 4 has none and takes
+// the class its experiment declares now, as a document without "class" does (run_record.cpp).
+MetricClass stored_class(const sqlite::Statement& meas, const Measurement& m) {
+  const std::optional<std::string> stored = meas.get_optional_text("class");
+  if (!stored)
+    return declared_class(m.experiment, m.metric, m.params, m.extra);
+  if (const auto c = find_class(*stored))
+    return *c;
+  throw InputError(fmt::format("a measurement of {} has the class {}, which apod does not know",
+                               json(m.experiment).dump(),
+                               json(*stored).dump(-1, ' ', false, json::error_handler_t::replace)));
+}
+
 // The samples of one stored measurement and their flags, in order.
 void read_samples(sqlite::Statement& samples, int64_t measurement_id, Measurement& m) {
   samples.reset();
@@ -77,14 +92,16 @@ void read_samples(sqlite::Statement& samples, int64_t measurement_id, Measuremen
   }
 }
 
-// The measurements of one stored experiment, their samples and flags in order.
+// The measurements of one stored experiment, their samples and flags in order. A file at a
+// schema before 4, read as it is (read-only), has no class column: its points read as NULL.
 std::vector<Measurement> read_measurements(sqlite::Database& db, int64_t experiment_run_id,
-                                           const std::string& experiment,
+                                           const std::string& experiment, bool has_class,
                                            json (*parse)(const std::string&)) {
   sqlite::Statement meas(
-      db, "SELECT id, params, metric, unit, direction, verified, status, error, extra, "
-          "stop_reason, noisy, comparability_key FROM measurement "
-          "WHERE experiment_run_id = :experiment_run_id ORDER BY id");
+      db, fmt::format("SELECT id, params, metric, unit, direction, {}, verified, status, error, "
+                      "extra, stop_reason, noisy, comparability_key FROM measurement "
+                      "WHERE experiment_run_id = :experiment_run_id ORDER BY id",
+                      has_class ? "class" : "NULL AS class"));
   sqlite::Statement samples(
       db, "SELECT value, excluded FROM sample WHERE measurement_id = :measurement_id ORDER BY seq");
   meas.bind(":experiment_run_id", experiment_run_id);
@@ -105,7 +122,7 @@ std::vector<Measurement> read_measurements(sqlite::Database& db, int64_t experim
     m.stop_reason = meas.get_text("stop_reason");
     m.noisy = meas.get_int("noisy") != 0;
     m.comparability_key = meas.get_optional_text("comparability_key").value_or("");
-    m.metric_class = declared_class(m.experiment, m.metric, m.params, m.extra);
+    m.metric_class = stored_class(meas, m);
     read_samples(samples, meas.get_int("id"), m);
     // A point stored as failed stays failed, with its reason (as measurement_from_json reads it).
     if (m.error.empty() && meas.get_text("status") == "failed" && point_status(m).ok())
@@ -171,7 +188,8 @@ RunRecord Store::read_run(const std::string& run_id) try {
                          exps.get_text("started_at"),
                          exps.get_optional_double("wall_s"),
                          {}};
-      e.measurements = read_measurements(*db_, exps.get_int("id"), e.name, &Store::parse_stored);
+      e.measurements = read_measurements(*db_, exps.get_int("id"), e.name,
+                                         version_ >= class_since_version, &Store::parse_stored);
       r.experiments.push_back(std::move(e));
     }
     sqlite::Statement tel(*db_,

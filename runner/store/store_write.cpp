@@ -99,12 +99,13 @@ void Store::insert_measurement(int64_t experiment_run_id, const Measurement& m) 
   const Summary s = summarize(used);
   const PointStatus status = point_status(m);
   sqlite::Statement meas(
-      *db_, "INSERT INTO measurement(experiment_run_id, params, metric, unit, direction, median, "
-            "min, max, mean, stddev, n, verified, status, error, extra, rsd, q1, q3, iqr, ci_low, "
-            "ci_high, stop_reason, noisy, dropped, comparability_key) "
-            "VALUES (:experiment_run_id, :params, :metric, :unit, :direction, :median, :min, "
-            ":max, :mean, :stddev, :n, :verified, :status, :error, :extra, :rsd, :q1, :q3, :iqr, "
-            ":ci_low, :ci_high, :stop_reason, :noisy, :dropped, :comparability_key)");
+      *db_,
+      "INSERT INTO measurement(experiment_run_id, params, metric, unit, direction, class, median, "
+      "min, max, mean, stddev, n, verified, status, error, extra, rsd, q1, q3, iqr, ci_low, "
+      "ci_high, stop_reason, noisy, dropped, comparability_key) "
+      "VALUES (:experiment_run_id, :params, :metric, :unit, :direction, :class, :median, :min, "
+      ":max, :mean, :stddev, :n, :verified, :status, :error, :extra, :rsd, :q1, :q3, :iqr, "
+      ":ci_low, :ci_high, :stop_reason, :noisy, :dropped, :comparability_key)");
   const std::pair<const char*, double> statistics[] = {
       {":median", s.median}, {":min", s.min},       {":max", s.max},        {":mean", s.mean},
       {":stddev", s.stddev}, {":rsd", s.rsd},       {":q1", s.q1},          {":q3", s.q3},
@@ -116,6 +117,7 @@ void Store::insert_measurement(int64_t experiment_run_id, const Measurement& m) 
       .bind(":metric", m.metric)
       .bind(":unit", m.unit)
       .bind(":direction", to_string(m.direction))
+      .bind(":class", class_name(m.metric_class))
       .bind(":n", static_cast<int64_t>(m.samples.size()))
       .bind(":verified", m.verified ? 1 : 0)
       .bind(":status", status.word())
