@@ -2,6 +2,8 @@
 // statements bound and read by name (store/sqlite.hpp).
 #include "core/catalog.hpp"
 #include "core/errors.hpp"
+#include "core/output_file.hpp"
+#include "core/results_json.hpp"
 #include "store/schema.hpp"
 #include "store/sqlite.hpp"
 #include "store/store.hpp"
@@ -13,6 +15,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 using namespace apod;
 namespace fs = std::filesystem;
@@ -246,11 +249,8 @@ TEST(Store, RefusesNewerSchemaVersion) {
   const auto path = (dir.path / "future.db").string();
   { Store s(path, Store::Mode::read_write_create); }
   for (const int version : {Store::schema_version + 1, 99}) {
-    sqlite3* db = nullptr;
-    sqlite3_open(path.c_str(), &db);
-    sqlite3_exec(db, fmt::format("PRAGMA user_version = {}", version).c_str(), nullptr, nullptr,
-                 nullptr);
-    sqlite3_close(db);
+    sqlite::Database(path, SQLITE_OPEN_READWRITE)
+        .exec(fmt::format("PRAGMA user_version = {}", version));
     for (const auto mode : {Store::Mode::read_only, Store::Mode::read_write_create}) {
       try {
         Store(path, mode);
@@ -295,6 +295,26 @@ TEST(Store, ExportImportExportIsByteIdentical) {
   Store b(":memory:", Store::Mode::read_write_create);
   ASSERT_TRUE(b.import_run(run_from_json(json::parse(exported)["runs"][0], "run")));
   EXPECT_EQ(b.export_results().dump(2), exported);
+}
+
+TEST(Store, CsvExportOfStoredPointsHasTheirClassAfterDirection) {
+  TempDir dir;
+  Store store(":memory:", Store::Mode::read_write_create);
+  const std::string id = store.begin_run("", test_device(), json::object());
+  store.save_experiment(id, one_point_per_class());
+  const std::string path = (dir.path / "points.csv").string();
+  OutputFile out(path, {});
+  write_results_csv(out, [&](const auto& each) { store.for_each_run({}, each); });
+  out.commit();
+  std::istringstream csv(file_bytes(path));
+  std::string line;
+  std::getline(csv, line);
+  EXPECT_NE(line.find(",metric,unit,direction,class,status,"), std::string::npos) << line;
+  for (const MetricClass c : metric_classes) {
+    std::getline(csv, line);
+    EXPECT_NE(line.find(fmt::format(",GB/s,higher,{},ok,", class_name(c))), std::string::npos)
+        << line;
+  }
 }
 
 TEST(Store, AVersion3FileIsReadOnlyAsItIsWithItsPointsOfTheirDeclaredClass) {
