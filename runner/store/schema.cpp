@@ -1,5 +1,7 @@
 // The schema of an apod database and its migrations, and the identity checks made on opening:
 // PRAGMA application_id marks the file as apod's, user_version is the schema version.
+#include "store/schema.hpp"
+
 #include "core/errors.hpp"
 #include "store/store.hpp"
 
@@ -9,6 +11,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <stdexcept>
 
 namespace apod {
 
@@ -113,13 +116,20 @@ INSERT INTO experiment_run_v3(id, run_id, name, version, status, error, started_
 DROP TABLE experiment_run;
 ALTER TABLE experiment_run_v3 RENAME TO experiment_run;
 )sql",
+    // 4: each point's class as its experiment declared it (core/metric_class.hpp), which
+    // compare's noise model and gating read. NULL in rows stored before: read as declared now.
+    R"sql(
+ALTER TABLE measurement ADD COLUMN class TEXT CHECK (class IS NULL OR class IN
+  ('device_memory','on_chip','host_link','gpu_link','host_phase','derived'));
+)sql",
 };
 constexpr int migration_count = sizeof(migrations) / sizeof(migrations[0]);
 static_assert(migration_count == Store::schema_version);
 
+// A PRAGMA that answers one integer, in a column named after it.
 int64_t pragma_int(sqlite::Database& db, const char* pragma) {
   sqlite::Statement st(db, std::string("PRAGMA ") + pragma);
-  return st.step() ? st.get_int(0) : 0;
+  return st.step() ? st.get_int(pragma) : 0;
 }
 
 // A schema object's SQL with the differences that carry no meaning between SQLite versions
@@ -158,8 +168,8 @@ Schema read_schema(sqlite::Database& db) {
   Schema schema;
   sqlite::Statement st(db, "SELECT type, name, sql FROM sqlite_master");
   while (st.step())
-    if (!sqlite_internal(st.get_text(1)))
-      schema[st.get_text(1)] = {st.get_text(0), normalised_sql(st.get_text(2))};
+    if (!sqlite_internal(st.get_text("name")))
+      schema[st.get_text("name")] = {st.get_text("type"), normalised_sql(st.get_text("sql"))};
   return schema;
 }
 
@@ -182,6 +192,12 @@ std::string quoted(const std::string& name) {
 }
 
 } // namespace
+
+const char* schema_migration(int version) {
+  if (version < 0 || version >= migration_count)
+    throw std::out_of_range(fmt::format("no schema migration from version {}", version));
+  return migrations[version];
+}
 
 // A file that carries anything apod did not create (a trigger that rewrites what is stored, a
 // view in place of a table, a changed column or CHECK) is refused before any read or write:
@@ -226,9 +242,9 @@ void Store::check_identity(bool may_initialise) {
     throw;
   }
   const int64_t version = pragma_int(*db_, "user_version");
-  sqlite::Statement tables(*db_, "SELECT count(*) FROM sqlite_master");
+  sqlite::Statement tables(*db_, "SELECT count(*) AS objects FROM sqlite_master");
   tables.step();
-  const int64_t table_count = tables.get_int(0);
+  const int64_t table_count = tables.get_int("objects");
   if (app_id == application_id) {
     if (version > schema_version)
       throw InputError(fmt::format("'{}' has schema version {}, newer than this apod understands "
@@ -239,6 +255,7 @@ void Store::check_identity(bool may_initialise) {
                                    "changed outside apod",
                                    db_->path(), version));
     verify_schema(version);
+    version_ = version;
     return;
   }
   if (app_id == 0 && table_count == 0 && version == 0) {
@@ -270,6 +287,7 @@ void Store::migrate() {
   }
   db_->exec(fmt::format("PRAGMA application_id = {}", application_id));
   tx.commit();
+  version_ = schema_version;
 }
 
 } // namespace apod

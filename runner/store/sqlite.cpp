@@ -2,6 +2,7 @@
 
 #include "core/limits.hpp"
 
+#include <algorithm>
 #include <mutex>
 
 namespace apod::sqlite {
@@ -92,37 +93,72 @@ void Database::exec(const std::string& sql) {
 Statement::Statement(Database& db, const std::string& sql) : db_(db), sql_(sql) {
   db_.arm_step_clock(); // preparing the first statement reads the schema
   db_.check(sqlite3_prepare_v2(db.handle(), sql.c_str(), -1, &stmt_, nullptr), "prepare");
+  for (int i = 0; i < sqlite3_column_count(stmt_); ++i)
+    if (!columns_.emplace(sqlite3_column_name(stmt_, i), i).second)
+      columns_[sqlite3_column_name(stmt_, i)] = -1; // ambiguous: no read by this name
+  bound_.assign(sqlite3_bind_parameter_count(stmt_) + 1, false);
+  unbound_ = sqlite3_bind_parameter_count(stmt_);
 }
 
 Statement::~Statement() {
   sqlite3_finalize(stmt_);
 }
 
-Statement& Statement::bind(int i, int64_t v) {
-  db_.check(sqlite3_bind_int64(stmt_, i, v), "bind");
+int Statement::parameter(const char* name) {
+  const int i = sqlite3_bind_parameter_index(stmt_, name);
+  if (i == 0)
+    throw std::logic_error(std::string("no parameter ") + name + " in the SQL: " + sql_);
+  if (!bound_[i]) {
+    bound_[i] = true;
+    --unbound_;
+  }
+  return i;
+}
+
+int Statement::column(const char* name) const {
+  const auto it = columns_.find(std::string_view(name));
+  if (it == columns_.end())
+    throw std::logic_error(std::string("no column \"") + name + "\" in the result of: " + sql_);
+  if (it->second < 0)
+    throw std::logic_error(std::string("two columns are named \"") + name +
+                           "\" in the result of: " + sql_);
+  return it->second;
+}
+
+Statement& Statement::bind(const char* name, int64_t v) {
+  db_.check(sqlite3_bind_int64(stmt_, parameter(name), v), "bind");
   return *this;
 }
-Statement& Statement::bind(int i, double v) {
-  db_.check(sqlite3_bind_double(stmt_, i, v), "bind");
+Statement& Statement::bind(const char* name, double v) {
+  db_.check(sqlite3_bind_double(stmt_, parameter(name), v), "bind");
   return *this;
 }
-Statement& Statement::bind(int i, const std::string& v) {
-  db_.check(sqlite3_bind_text(stmt_, i, v.data(), static_cast<int>(v.size()), SQLITE_TRANSIENT),
+Statement& Statement::bind(const char* name, const std::string& v) {
+  db_.check(sqlite3_bind_text(stmt_, parameter(name), v.data(), static_cast<int>(v.size()),
+                              SQLITE_TRANSIENT),
             "bind");
   return *this;
 }
-Statement& Statement::bind(int i, std::nullptr_t) {
-  db_.check(sqlite3_bind_null(stmt_, i), "bind");
+Statement& Statement::bind(const char* name, std::nullptr_t) {
+  db_.check(sqlite3_bind_null(stmt_, parameter(name)), "bind");
   return *this;
 }
-Statement& Statement::bind(int i, const std::optional<double>& v) {
-  return v ? bind(i, *v) : bind(i, nullptr);
+Statement& Statement::bind(const char* name, const std::optional<double>& v) {
+  return v ? bind(name, *v) : bind(name, nullptr);
 }
-Statement& Statement::bind(int i, const std::optional<std::string>& v) {
-  return v ? bind(i, *v) : bind(i, nullptr);
+Statement& Statement::bind(const char* name, const std::optional<std::string>& v) {
+  return v ? bind(name, *v) : bind(name, nullptr);
 }
 
+// SQLite reads a parameter never bound as NULL without a word: a name misspelt in a bind, or
+// one left out, would store NULLs.
 bool Statement::step() {
+  for (int i = 1; unbound_ > 0 && i < static_cast<int>(bound_.size()); ++i)
+    if (!bound_[i]) {
+      const char* name = sqlite3_bind_parameter_name(stmt_, i);
+      throw std::logic_error(std::string("parameter ") + (name ? name : "?") +
+                             " is not bound in: " + sql_);
+    }
   db_.arm_step_clock();
   const int rc = sqlite3_step(stmt_);
   db_.check(rc, "step");
@@ -132,22 +168,34 @@ bool Statement::step() {
 void Statement::reset() {
   sqlite3_reset(stmt_);
   sqlite3_clear_bindings(stmt_);
+  std::fill(bound_.begin(), bound_.end(), false);
+  unbound_ = static_cast<int>(bound_.size()) - 1;
 }
 
-std::string Statement::get_text(int col) const {
+bool Statement::is_null(const char* name) const {
+  return sqlite3_column_type(stmt_, column(name)) == SQLITE_NULL;
+}
+int64_t Statement::get_int(const char* name) const {
+  return sqlite3_column_int64(stmt_, column(name));
+}
+double Statement::get_double(const char* name) const {
+  return sqlite3_column_double(stmt_, column(name));
+}
+std::string Statement::get_text(const char* name) const {
+  const int col = column(name);
   const auto* p = sqlite3_column_text(stmt_, col);
   return p ? std::string(reinterpret_cast<const char*>(p), sqlite3_column_bytes(stmt_, col))
            : std::string();
 }
-std::optional<std::string> Statement::get_optional_text(int col) const {
-  if (is_null(col))
+std::optional<std::string> Statement::get_optional_text(const char* name) const {
+  if (is_null(name))
     return std::nullopt;
-  return get_text(col);
+  return get_text(name);
 }
-std::optional<double> Statement::get_optional_double(int col) const {
-  if (is_null(col))
+std::optional<double> Statement::get_optional_double(const char* name) const {
+  if (is_null(name))
     return std::nullopt;
-  return get_double(col);
+  return get_double(name);
 }
 
 ReadTransaction::ReadTransaction(Database& db) : db_(db) {

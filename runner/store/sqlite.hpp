@@ -1,17 +1,21 @@
 // A small RAII layer over the SQLite C API (in the manner of SQLiteCpp): one error type that
 // carries the result code, every return code through one check(), transactions that roll back
-// in their destructor. No SQL lives here; it all lives in store.cpp. Every connection is opened
-// as SQLite advises for files from elsewhere (https://sqlite.org/security.html): defensive mode,
-// untrusted schema, no triggers or views run, bounded value sizes, heap and time per step.
+// in their destructor, statements bound and read by name. No SQL lives here; it all lives in
+// runner/store's other files. Every connection is opened as SQLite advises for files from
+// elsewhere (https://sqlite.org/security.html): defensive mode, untrusted schema, no triggers or
+// views run, bounded value sizes, heap and time per step.
 #pragma once
 
 #include <sqlite3.h>
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace apod::sqlite {
 
@@ -58,6 +62,10 @@ private:
   std::chrono::steady_clock::time_point step_deadline_;
 };
 
+/// A prepared statement, bound and read by name as SQLiteCpp does: parameters are written
+/// `:name` in the SQL and bound with bind(":name", value); a row's columns are read by the name
+/// the SQL gives them (give an expression one with AS). A name the statement lacks, or a step
+/// with a parameter left unbound, is a bug in apod's SQL: std::logic_error naming it.
 class Statement {
 public:
   Statement(Database& db, const std::string& sql);
@@ -65,14 +73,14 @@ public:
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
 
-  Statement& bind(int index, int64_t value);
-  Statement& bind(int index, int value) { return bind(index, static_cast<int64_t>(value)); }
-  Statement& bind(int index, double value);
-  Statement& bind(int index, const std::string& value);
-  Statement& bind(int index, const char* value) { return bind(index, std::string(value)); }
-  Statement& bind(int index, std::nullptr_t);
-  Statement& bind(int index, const std::optional<double>& value);
-  Statement& bind(int index, const std::optional<std::string>& value);
+  Statement& bind(const char* name, int64_t value);
+  Statement& bind(const char* name, int value) { return bind(name, static_cast<int64_t>(value)); }
+  Statement& bind(const char* name, double value);
+  Statement& bind(const char* name, const std::string& value);
+  Statement& bind(const char* name, const char* value) { return bind(name, std::string(value)); }
+  Statement& bind(const char* name, std::nullptr_t);
+  Statement& bind(const char* name, const std::optional<double>& value);
+  Statement& bind(const char* name, const std::optional<std::string>& value);
 
   /// Steps once: true while a row is available, false when done.
   bool step();
@@ -81,19 +89,27 @@ public:
     while (step()) {
     }
   }
+  /// Ready to step again, with every parameter unbound.
   void reset();
 
-  bool is_null(int col) const { return sqlite3_column_type(stmt_, col) == SQLITE_NULL; }
-  int64_t get_int(int col) const { return sqlite3_column_int64(stmt_, col); }
-  double get_double(int col) const { return sqlite3_column_double(stmt_, col); }
-  std::string get_text(int col) const;
-  std::optional<std::string> get_optional_text(int col) const;
-  std::optional<double> get_optional_double(int col) const;
+  bool is_null(const char* column) const;
+  int64_t get_int(const char* column) const;
+  double get_double(const char* column) const;
+  std::string get_text(const char* column) const;
+  std::optional<std::string> get_optional_text(const char* column) const;
+  std::optional<double> get_optional_double(const char* column) const;
 
 private:
+  /// The index of parameter `name` (marked bound), or logic_error.
+  int parameter(const char* name);
+  /// The index of result column `name`, or logic_error.
+  int column(const char* name) const;
   Database& db_;
   sqlite3_stmt* stmt_ = nullptr;
   std::string sql_;
+  std::map<std::string, int, std::less<>> columns_; ///< name -> index; -1 where two share it
+  std::vector<bool> bound_;                         ///< by parameter index
+  int unbound_ = 0;
 };
 
 /// A read transaction (BEGIN, ended in the destructor): every statement run while it lives sees

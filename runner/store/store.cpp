@@ -256,26 +256,27 @@ void Store::enable_wal() {
 }
 
 std::optional<std::string> Store::setting(const std::string& name) try {
-  sqlite::Statement st(*db_, "SELECT value FROM setting WHERE name = ?1");
-  st.bind(1, name);
+  sqlite::Statement st(*db_, "SELECT value FROM setting WHERE name = :name");
+  st.bind(":name", name);
   if (!st.step())
     return std::nullopt;
-  return st.get_text(0);
+  return st.get_text("value");
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, false);
 }
 
 void Store::set_setting(const std::string& name, const std::string& value) try {
-  sqlite::Statement st(*db_, "INSERT INTO setting(name, value) VALUES (?1, ?2) "
+  sqlite::Statement st(*db_, "INSERT INTO setting(name, value) VALUES (:name, :value) "
                              "ON CONFLICT(name) DO UPDATE SET value = excluded.value");
-  st.bind(1, name).bind(2, value).run();
+  st.bind(":name", name).bind(":value", value).run();
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, true);
 }
 
 void Store::finish_run(const std::string& run_id, const std::string& status) try {
-  sqlite::Statement st(*db_, "UPDATE run SET status = ?2, finished_at = ?3 WHERE id = ?1");
-  st.bind(1, run_id).bind(2, status).bind(3, now_iso8601()).run();
+  sqlite::Statement st(
+      *db_, "UPDATE run SET status = :status, finished_at = :finished_at WHERE id = :id");
+  st.bind(":id", run_id).bind(":status", status).bind(":finished_at", now_iso8601()).run();
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, true);
 }
@@ -286,15 +287,16 @@ std::vector<RunSummary> Store::list_runs() try {
   sqlite::Statement st(
       *db_,
       "SELECT r.id, r.label, r.started_at, r.finished_at, r.status, "
-      "  coalesce(d.name, json_extract(r.device_facts, '$.name'), ''), "
+      "  coalesce(d.name, json_extract(r.device_facts, '$.name'), '') AS device_name, "
       "  (SELECT count(*) FROM measurement m JOIN experiment_run e ON m.experiment_run_id = e.id "
-      "   WHERE e.run_id = r.id) "
+      "   WHERE e.run_id = r.id) AS measurements "
       "FROM run r LEFT JOIN device d ON r.device_id = d.id ORDER BY r.started_at, r.id");
   std::vector<RunSummary> runs;
   while (st.step())
-    runs.push_back({st.get_text(0), st.get_text(1), st.get_text(2),
-                    status_shown(st.get_text(0), st.get_text(4)), st.get_text(5),
-                    st.get_optional_text(3), st.get_int(6)});
+    runs.push_back({st.get_text("id"), st.get_text("label"), st.get_text("started_at"),
+                    status_shown(st.get_text("id"), st.get_text("status")),
+                    st.get_text("device_name"), st.get_optional_text("finished_at"),
+                    st.get_int("measurements")});
   return runs;
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, false);
@@ -304,18 +306,19 @@ std::vector<std::string> Store::run_ids() try {
   sqlite::Statement st(*db_, "SELECT id FROM run ORDER BY started_at, id");
   std::vector<std::string> ids;
   while (st.step())
-    ids.push_back(st.get_text(0));
+    ids.push_back(st.get_text("id"));
   return ids;
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, false);
 }
 
 std::string Store::resolve_run_id(const std::string& prefix) try {
-  sqlite::Statement st(*db_, "SELECT id FROM run WHERE substr(id, 1, length(?1)) = ?1 LIMIT 2");
-  st.bind(1, prefix);
+  sqlite::Statement st(*db_,
+                       "SELECT id FROM run WHERE substr(id, 1, length(:prefix)) = :prefix LIMIT 2");
+  st.bind(":prefix", prefix);
   std::vector<std::string> found;
   while (st.step())
-    found.push_back(st.get_text(0));
+    found.push_back(st.get_text("id"));
   if (found.empty())
     throw InputError(fmt::format("no run '{}' in '{}'", prefix, db_->path()));
   if (found.size() > 1)

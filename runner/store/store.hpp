@@ -64,7 +64,7 @@ struct RunSummary {
 
 class Store {
 public:
-  static constexpr int schema_version = 3;
+  static constexpr int schema_version = 4;
   static constexpr int application_id = 0x41504F44; // "APOD"
 
   enum class Mode { read_only, read_write, read_write_create };
@@ -163,6 +163,9 @@ private:
   std::optional<RunRecord> stored_copy(const std::string& run_id);
   void insert_measurement(int64_t experiment_run_id, const Measurement& m);
   std::unique_ptr<sqlite::Database> db_;
+  /// The file's schema version: as found on opening (read-only: an older one is read as it
+  /// is, never migrated), schema_version once migrated.
+  int64_t version_ = 0;
   std::set<std::string> dead_writer_runs_; ///< read-only: 'running' runs shown as interrupted
 };
 

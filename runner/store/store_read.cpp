@@ -64,17 +64,47 @@ json Store::export_results(const std::vector<std::string>& run_ids) try {
 
 namespace {
 
-// The measurements of one stored experiment, their samples and flags in order.
+constexpr int64_t class_since_version = 4; // migration 4 added measurement.class
+
+// The class the runner stored with the point. A row stored before schema 4 has none and takes
+// the class its experiment declares now, as a document without "class" does (run_record.cpp).
+MetricClass stored_class(const sqlite::Statement& meas, const Measurement& m) {
+  const std::optional<std::string> stored = meas.get_optional_text("class");
+  if (!stored)
+    return declared_class(m.experiment, m.metric, m.params, m.extra);
+  if (const auto c = find_class(*stored))
+    return *c;
+  throw InputError(fmt::format("a measurement of {} has the class {}, which apod does not know",
+                               json(m.experiment).dump(),
+                               json(*stored).dump(-1, ' ', false, json::error_handler_t::replace)));
+}
+
+// The samples of one stored measurement and their flags, in order.
+void read_samples(sqlite::Statement& samples, int64_t measurement_id, Measurement& m) {
+  samples.reset();
+  samples.bind(":measurement_id", measurement_id);
+  while (samples.step()) {
+    if (m.samples.size() >= limits::max_samples_per_measurement)
+      throw InputError(fmt::format("a measurement of {} holds more than {} samples",
+                                   json(m.experiment).dump(), limits::max_samples_per_measurement));
+    m.samples.push_back(samples.get_double("value"));
+    m.excluded.push_back(static_cast<uint8_t>(samples.get_int("excluded")));
+  }
+}
+
+// The measurements of one stored experiment, their samples and flags in order. A file at a
+// schema before 4, read as it is (read-only), has no class column: its points read as NULL.
 std::vector<Measurement> read_measurements(sqlite::Database& db, int64_t experiment_run_id,
-                                           const std::string& experiment,
+                                           const std::string& experiment, bool has_class,
                                            json (*parse)(const std::string&)) {
   sqlite::Statement meas(
-      db, "SELECT id, params, metric, unit, direction, verified, status, error, extra, "
-          "stop_reason, noisy, "
-          "comparability_key FROM measurement WHERE experiment_run_id = ?1 ORDER BY id");
+      db, fmt::format("SELECT id, params, metric, unit, direction, {}, verified, status, error, "
+                      "extra, stop_reason, noisy, comparability_key FROM measurement "
+                      "WHERE experiment_run_id = :experiment_run_id ORDER BY id",
+                      has_class ? "class" : "NULL AS class"));
   sqlite::Statement samples(
-      db, "SELECT value, excluded FROM sample WHERE measurement_id = ?1 ORDER BY seq");
-  meas.bind(1, experiment_run_id);
+      db, "SELECT value, excluded FROM sample WHERE measurement_id = :measurement_id ORDER BY seq");
+  meas.bind(":experiment_run_id", experiment_run_id);
   std::vector<Measurement> out;
   while (meas.step()) {
     if (out.size() >= limits::max_measurements_per_run) // before the memory is spent
@@ -82,28 +112,20 @@ std::vector<Measurement> read_measurements(sqlite::Database& db, int64_t experim
                                    json(experiment).dump(), limits::max_measurements_per_run));
     Measurement m;
     m.experiment = experiment;
-    m.params = parse(meas.get_text(1));
-    m.metric = meas.get_text(2);
-    m.unit = meas.get_text(3);
-    m.direction = meas.get_text(4) == "lower" ? Direction::lower : Direction::higher;
-    m.verified = meas.get_int(5) != 0;
-    m.error = meas.get_optional_text(7).value_or("");
-    m.extra = parse(meas.get_text(8));
-    m.stop_reason = meas.get_text(9);
-    m.noisy = meas.get_int(10) != 0;
-    m.comparability_key = meas.get_optional_text(11).value_or("");
-    m.metric_class = declared_class(m.experiment, m.metric, m.params, m.extra);
-    samples.reset();
-    samples.bind(1, meas.get_int(0));
-    while (samples.step()) {
-      if (m.samples.size() >= limits::max_samples_per_measurement)
-        throw InputError(fmt::format("a measurement of {} holds more than {} samples",
-                                     json(experiment).dump(), limits::max_samples_per_measurement));
-      m.samples.push_back(samples.get_double(0));
-      m.excluded.push_back(static_cast<uint8_t>(samples.get_int(1)));
-    }
+    m.params = parse(meas.get_text("params"));
+    m.metric = meas.get_text("metric");
+    m.unit = meas.get_text("unit");
+    m.direction = meas.get_text("direction") == "lower" ? Direction::lower : Direction::higher;
+    m.verified = meas.get_int("verified") != 0;
+    m.error = meas.get_optional_text("error").value_or("");
+    m.extra = parse(meas.get_text("extra"));
+    m.stop_reason = meas.get_text("stop_reason");
+    m.noisy = meas.get_int("noisy") != 0;
+    m.comparability_key = meas.get_optional_text("comparability_key").value_or("");
+    m.metric_class = stored_class(meas, m);
+    read_samples(samples, meas.get_int("id"), m);
     // A point stored as failed stays failed, with its reason (as measurement_from_json reads it).
-    if (m.error.empty() && meas.get_text(6) == "failed" && point_status(m).ok())
+    if (m.error.empty() && meas.get_text("status") == "failed" && point_status(m).ok())
       m.error = "failed (no reason recorded)";
     out.push_back(std::move(m));
   }
@@ -139,43 +161,45 @@ RunRecord Store::read_run(const std::string& run_id) try {
   sqlite::Statement run(
       *db_,
       "SELECT id, label, started_at, finished_at, status, apod_version, device_facts, environment "
-      "FROM run WHERE id = ?1");
-  run.bind(1, run_id);
+      "FROM run WHERE id = :id");
+  run.bind(":id", run_id);
   if (!run.step())
     throw InputError("no run " + run_id);
   RunRecord r;
   try { // whatever the file holds is refused as a run apod would not import, never half-read
-    r.id = run.get_text(0);
-    r.label = run.get_text(1);
-    r.started_at = run.get_text(2);
-    r.finished_at = run.get_optional_text(3);
-    r.status = status_shown(r.id, run.get_text(4));
-    r.apod_version = run.get_text(5);
-    r.environment = parse_stored(run.get_text(7));
-    r.device = parse_stored(run.get_text(6));
+    r.id = run.get_text("id");
+    r.label = run.get_text("label");
+    r.started_at = run.get_text("started_at");
+    r.finished_at = run.get_optional_text("finished_at");
+    r.status = status_shown(r.id, run.get_text("status"));
+    r.apod_version = run.get_text("apod_version");
+    r.environment = parse_stored(run.get_text("environment"));
+    r.device = parse_stored(run.get_text("device_facts"));
     sqlite::Statement exps(
         *db_, "SELECT id, name, version, status, error, started_at, wall_s FROM experiment_run "
-              "WHERE run_id = ?1 ORDER BY id");
-    exps.bind(1, run_id);
+              "WHERE run_id = :run_id ORDER BY id");
+    exps.bind(":run_id", run_id);
     while (exps.step()) {
-      const int64_t version = exps.get_int(2);
-      ExperimentRecord e{exps.get_text(1),
+      const int64_t version = exps.get_int("version");
+      ExperimentRecord e{exps.get_text("name"),
                          static_cast<int>(std::clamp<int64_t>(version, -1, 1000001)),
-                         exps.get_text(3),
-                         exps.get_optional_text(4).value_or(""),
-                         exps.get_text(5),
-                         exps.get_optional_double(6),
+                         exps.get_text("status"),
+                         exps.get_optional_text("error").value_or(""),
+                         exps.get_text("started_at"),
+                         exps.get_optional_double("wall_s"),
                          {}};
-      e.measurements = read_measurements(*db_, exps.get_int(0), e.name, &Store::parse_stored);
+      e.measurements = read_measurements(*db_, exps.get_int("id"), e.name,
+                                         version_ >= class_since_version, &Store::parse_stored);
       r.experiments.push_back(std::move(e));
     }
-    sqlite::Statement tel(*db_, "SELECT reading FROM telemetry WHERE run_id = ?1 ORDER BY seq");
-    tel.bind(1, run_id);
+    sqlite::Statement tel(*db_,
+                          "SELECT reading FROM telemetry WHERE run_id = :run_id ORDER BY seq");
+    tel.bind(":run_id", run_id);
     while (tel.step()) {
       if (r.telemetry.size() >= limits::max_telemetry_per_run)
         throw InputError(
             fmt::format("more than {} telemetry readings", limits::max_telemetry_per_run));
-      r.telemetry.push_back(parse_stored(tel.get_text(0)));
+      r.telemetry.push_back(parse_stored(tel.get_text("reading")));
     }
     make_valid_utf8(r);
     validate(r, "run " + r.id);

@@ -90,7 +90,7 @@ void Store::check_intact(bool before_writing) {
   sqlite::Statement size(*db_,
                          "SELECT page_size, page_count FROM pragma_page_size, pragma_page_count");
   size.step();
-  const int64_t page = size.get_int(0), pages = size.get_int(1);
+  const int64_t page = size.get_int("page_size"), pages = size.get_int("page_count");
   std::error_code ec;
   const auto bytes = static_cast<int64_t>(std::filesystem::file_size(file, ec));
   if (!ec && bytes > 0) {
@@ -109,7 +109,7 @@ void Store::check_intact(bool before_writing) {
     return;
   db_->set_step_limit_ms(10 * 60 * 1000); // walks every page: minutes for a large history
   sqlite::Statement check(*db_, "PRAGMA quick_check(1)");
-  const std::string verdict = check.step() ? check.get_text(0) : "no answer";
+  const std::string verdict = check.step() ? check.get_text("quick_check") : "no answer";
   db_->set_step_limit_ms(limits::max_statement_step_ms);
   if (verdict != "ok")
     throw damaged(verdict);
@@ -124,13 +124,13 @@ void Store::settle_dead_writers(bool may_write) {
     while (st.step()) {
       json env;
       try {
-        env = parse_stored(st.get_text(1));
+        env = parse_stored(st.get_text("environment"));
       } catch (const InputError&) { // a run whose writer apod cannot read is never judged
         continue;
       }
       if (env.is_object() && env.contains("writer") &&
           writer_state(env["writer"]) == WriterState::gone)
-        dead.push_back(st.get_text(0));
+        dead.push_back(st.get_text("id"));
     }
     return dead;
   };
@@ -143,10 +143,10 @@ void Store::settle_dead_writers(bool may_write) {
   }
   sqlite::Transaction tx(*db_); // look again under the write lock: a resumer may have claimed one
   sqlite::Statement mark(
-      *db_, "UPDATE run SET status = 'interrupted' WHERE id = ?1 AND status = 'running'");
+      *db_, "UPDATE run SET status = 'interrupted' WHERE id = :id AND status = 'running'");
   for (const auto& id : find_dead()) {
     mark.reset();
-    mark.bind(1, id).run();
+    mark.bind(":id", id).run();
   }
   tx.commit();
 }
@@ -157,12 +157,15 @@ std::string Store::status_shown(const std::string& run_id, const std::string& st
 
 ResumableRun Store::claim_run(const std::string& run_id) try {
   sqlite::Transaction tx(*db_);
-  sqlite::Statement run(*db_, "SELECT status, device_facts, environment FROM run WHERE id = ?1");
-  run.bind(1, run_id);
+  sqlite::Statement run(*db_, "SELECT status, device_facts, environment FROM run WHERE id = :id");
+  run.bind(":id", run_id);
   if (!run.step())
     throw InputError(fmt::format("no run '{}' in '{}'", run_id, db_->path()));
-  const std::string status = run.get_text(0);
-  ResumableRun r{run_id, parse_stored(run.get_text(1)), parse_stored(run.get_text(2)), {}};
+  const std::string status = run.get_text("status");
+  ResumableRun r{run_id,
+                 parse_stored(run.get_text("device_facts")),
+                 parse_stored(run.get_text("environment")),
+                 {}};
   const json writer = r.environment.is_object() ? r.environment.value("writer", json()) : json();
   const json me = current_writer();
   if (status == "running" && writer != me) {
@@ -187,13 +190,14 @@ ResumableRun Store::claim_run(const std::string& run_id) try {
     r.environment["writer"] = me;
   }
   sqlite::Statement claim(
-      *db_,
-      "UPDATE run SET status = 'running', finished_at = NULL, environment = ?2 WHERE id = ?1");
-  claim.bind(1, run_id).bind(2, r.environment.dump()).run();
-  sqlite::Statement stored(*db_, "SELECT name FROM experiment_run WHERE run_id = ?1 ORDER BY id");
-  stored.bind(1, run_id);
+      *db_, "UPDATE run SET status = 'running', finished_at = NULL, environment = :environment "
+            "WHERE id = :id");
+  claim.bind(":id", run_id).bind(":environment", r.environment.dump()).run();
+  sqlite::Statement stored(*db_,
+                           "SELECT name FROM experiment_run WHERE run_id = :run_id ORDER BY id");
+  stored.bind(":run_id", run_id);
   while (stored.step())
-    r.stored.push_back(stored.get_text(0));
+    r.stored.push_back(stored.get_text("name"));
   tx.commit();
   return r;
 } catch (const sqlite::Error& e) {
@@ -204,20 +208,21 @@ ResumableRun Store::claim_run(const std::string& run_id) try {
 
 void Store::mark_interrupted(const std::string& run_id) try {
   sqlite::Statement st(
-      *db_, "UPDATE run SET status = 'interrupted' WHERE id = ?1 AND status = 'running'");
-  st.bind(1, run_id).run();
+      *db_, "UPDATE run SET status = 'interrupted' WHERE id = :id AND status = 'running'");
+  st.bind(":id", run_id).run();
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, true);
 }
 
 bool Store::run_has_failures(const std::string& run_id) try {
   sqlite::Statement st(
-      *db_, "SELECT EXISTS (SELECT 1 FROM experiment_run WHERE run_id = ?1 AND status = 'failed') "
-            "    OR EXISTS (SELECT 1 FROM measurement m JOIN experiment_run e ON "
-            "m.experiment_run_id = e.id "
-            "               WHERE e.run_id = ?1 AND m.status = 'failed')");
-  st.bind(1, run_id);
-  return st.step() && st.get_int(0) != 0;
+      *db_,
+      "SELECT EXISTS (SELECT 1 FROM experiment_run WHERE run_id = :run_id AND status = 'failed') "
+      "    OR EXISTS (SELECT 1 FROM measurement m JOIN experiment_run e "
+      "               ON m.experiment_run_id = e.id "
+      "               WHERE e.run_id = :run_id AND m.status = 'failed') AS failed");
+  st.bind(":run_id", run_id);
+  return st.step() && st.get_int("failed") != 0;
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, false);
 }

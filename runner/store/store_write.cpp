@@ -17,18 +17,29 @@ std::optional<std::string> optional_text(const std::string& s) {
   return s.empty() ? std::nullopt : std::optional<std::string>(s);
 }
 
+// Telemetry readings stored in order from `seq` on.
+void insert_telemetry(sqlite::Database& db, const std::string& run_id, int64_t seq,
+                      const json& readings) {
+  sqlite::Statement st(
+      db, "INSERT INTO telemetry(run_id, seq, reading) VALUES (:run_id, :seq, :reading)");
+  for (const json& r : readings) {
+    st.reset();
+    st.bind(":run_id", run_id).bind(":seq", seq++).bind(":reading", r.dump()).run();
+  }
+}
+
 } // namespace
 
 // A device keeps the name it was first stored under: a later run (or an import) never renames
 // it for the runs stored before; each run keeps its own facts in device_facts.
 int64_t Store::device_id(const std::string& uuid, const std::string& name) {
   sqlite::Statement ins(
-      *db_, "INSERT INTO device(uuid, name) VALUES (?1, ?2) ON CONFLICT(uuid) DO NOTHING");
-  ins.bind(1, uuid).bind(2, name).run();
-  sqlite::Statement sel(*db_, "SELECT id FROM device WHERE uuid = ?1");
-  sel.bind(1, uuid);
+      *db_, "INSERT INTO device(uuid, name) VALUES (:uuid, :name) ON CONFLICT(uuid) DO NOTHING");
+  ins.bind(":uuid", uuid).bind(":name", name).run();
+  sqlite::Statement sel(*db_, "SELECT id FROM device WHERE uuid = :uuid");
+  sel.bind(":uuid", uuid);
   sel.step();
-  return sel.get_int(0);
+  return sel.get_int("id");
 }
 
 std::string Store::begin_run(const std::string& label, const DeviceInfo& device,
@@ -40,14 +51,15 @@ std::string Store::begin_run(const std::string& label, const DeviceInfo& device,
   const int64_t dev = device_id(device.uuid, device.name);
   sqlite::Statement st(*db_, "INSERT INTO run(id, label, started_at, status, apod_version, "
                              "device_id, device_facts, environment) "
-                             "VALUES (?1, ?2, ?3, 'running', ?4, ?5, ?6, ?7)");
-  st.bind(1, id)
-      .bind(2, label)
-      .bind(3, now_iso8601())
-      .bind(4, std::string(APOD_VERSION))
-      .bind(5, dev)
-      .bind(6, to_json(device).dump())
-      .bind(7, env.dump());
+                             "VALUES (:id, :label, :started_at, 'running', :apod_version, "
+                             ":device_id, :device_facts, :environment)");
+  st.bind(":id", id)
+      .bind(":label", label)
+      .bind(":started_at", now_iso8601())
+      .bind(":apod_version", std::string(APOD_VERSION))
+      .bind(":device_id", dev)
+      .bind(":device_facts", to_json(device).dump())
+      .bind(":environment", env.dump());
   st.run();
   tx.commit();
   return id;
@@ -66,14 +78,14 @@ void Store::save_experiment(const std::string& run_id, const ExperimentRecord& r
 void Store::insert_experiment(const std::string& run_id, const ExperimentRecord& r) {
   sqlite::Statement exp(
       *db_, "INSERT INTO experiment_run(run_id, name, version, status, error, started_at, wall_s) "
-            "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
-  exp.bind(1, run_id)
-      .bind(2, r.name)
-      .bind(3, r.version)
-      .bind(4, r.status)
-      .bind(5, optional_text(r.error))
-      .bind(6, r.started_at)
-      .bind(7, r.wall_s);
+            "VALUES (:run_id, :name, :version, :status, :error, :started_at, :wall_s)");
+  exp.bind(":run_id", run_id)
+      .bind(":name", r.name)
+      .bind(":version", r.version)
+      .bind(":status", r.status)
+      .bind(":error", optional_text(r.error))
+      .bind(":started_at", r.started_at)
+      .bind(":wall_s", r.wall_s);
   exp.run();
   const int64_t exp_id = db_->last_insert_rowid();
   for (const Measurement& m : r.measurements)
@@ -86,63 +98,55 @@ void Store::insert_measurement(int64_t experiment_run_id, const Measurement& m) 
   const std::vector<double> used = m.used_samples();
   const Summary s = summarize(used);
   const PointStatus status = point_status(m);
-  const auto stat = [&](double v) { return s.n ? std::optional<double>(v) : std::nullopt; };
   sqlite::Statement meas(
       *db_,
-      "INSERT INTO measurement(experiment_run_id, params, metric, unit, direction, median, min, "
-      "max, "
-      "mean, stddev, n, verified, status, error, extra, rsd, q1, q3, iqr, ci_low, ci_high, "
-      "stop_reason, noisy, dropped, comparability_key) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, "
-      "?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25)");
-  meas.bind(1, experiment_run_id)
-      .bind(2, m.params.dump())
-      .bind(3, m.metric)
-      .bind(4, m.unit)
-      .bind(5, to_string(m.direction))
-      .bind(6, stat(s.median))
-      .bind(7, stat(s.min))
-      .bind(8, stat(s.max))
-      .bind(9, stat(s.mean))
-      .bind(10, stat(s.stddev))
-      .bind(11, static_cast<int64_t>(m.samples.size()))
-      .bind(12, m.verified ? 1 : 0)
-      .bind(13, status.word())
-      .bind(14, optional_text(status.reason))
-      .bind(15, m.extra.dump())
-      .bind(16, stat(s.rsd))
-      .bind(17, stat(s.q1))
-      .bind(18, stat(s.q3))
-      .bind(19, stat(s.iqr))
-      .bind(20, stat(s.ci_low))
-      .bind(21, stat(s.ci_high))
-      .bind(22, m.stop_reason)
-      .bind(23, m.noisy ? 1 : 0)
-      .bind(24, static_cast<int64_t>(m.samples.size() - used.size()))
-      .bind(25, optional_text(m.comparability_key));
+      "INSERT INTO measurement(experiment_run_id, params, metric, unit, direction, class, median, "
+      "min, max, mean, stddev, n, verified, status, error, extra, rsd, q1, q3, iqr, ci_low, "
+      "ci_high, stop_reason, noisy, dropped, comparability_key) "
+      "VALUES (:experiment_run_id, :params, :metric, :unit, :direction, :class, :median, :min, "
+      ":max, :mean, :stddev, :n, :verified, :status, :error, :extra, :rsd, :q1, :q3, :iqr, "
+      ":ci_low, :ci_high, :stop_reason, :noisy, :dropped, :comparability_key)");
+  const std::pair<const char*, double> statistics[] = {
+      {":median", s.median}, {":min", s.min},       {":max", s.max},        {":mean", s.mean},
+      {":stddev", s.stddev}, {":rsd", s.rsd},       {":q1", s.q1},          {":q3", s.q3},
+      {":iqr", s.iqr},       {":ci_low", s.ci_low}, {":ci_high", s.ci_high}};
+  for (const auto& [name, value] : statistics) // none of a point with no used sample
+    meas.bind(name, s.n ? std::optional<double>(value) : std::nullopt);
+  meas.bind(":experiment_run_id", experiment_run_id)
+      .bind(":params", m.params.dump())
+      .bind(":metric", m.metric)
+      .bind(":unit", m.unit)
+      .bind(":direction", to_string(m.direction))
+      .bind(":class", class_name(m.metric_class))
+      .bind(":n", static_cast<int64_t>(m.samples.size()))
+      .bind(":verified", m.verified ? 1 : 0)
+      .bind(":status", status.word())
+      .bind(":error", optional_text(status.reason))
+      .bind(":extra", m.extra.dump())
+      .bind(":stop_reason", m.stop_reason)
+      .bind(":noisy", m.noisy ? 1 : 0)
+      .bind(":dropped", static_cast<int64_t>(m.samples.size() - used.size()))
+      .bind(":comparability_key", optional_text(m.comparability_key));
   meas.run();
   const int64_t meas_id = db_->last_insert_rowid();
-  sqlite::Statement sample(
-      *db_, "INSERT INTO sample(measurement_id, seq, value, excluded) VALUES (?1, ?2, ?3, ?4)");
+  sqlite::Statement sample(*db_, "INSERT INTO sample(measurement_id, seq, value, excluded) "
+                                 "VALUES (:measurement_id, :seq, :value, :excluded)");
   for (size_t i = 0; i < m.samples.size(); ++i) {
     sample.reset();
-    sample.bind(1, meas_id)
-        .bind(2, static_cast<int64_t>(i))
-        .bind(3, m.samples[i])
-        .bind(4, i < m.excluded.size() ? int64_t(m.excluded[i]) : int64_t(0))
+    sample.bind(":measurement_id", meas_id)
+        .bind(":seq", static_cast<int64_t>(i))
+        .bind(":value", m.samples[i])
+        .bind(":excluded", i < m.excluded.size() ? int64_t(m.excluded[i]) : int64_t(0))
         .run();
   }
 }
 
 void Store::save_telemetry(const std::string& run_id, const json& readings) try {
   sqlite::Transaction tx(*db_);
-  sqlite::Statement next(*db_, "SELECT coalesce(max(seq) + 1, 0) FROM telemetry WHERE run_id = ?1");
-  next.bind(1, run_id);
-  int64_t seq = next.step() ? next.get_int(0) : 0;
-  sqlite::Statement st(*db_, "INSERT INTO telemetry(run_id, seq, reading) VALUES (?1, ?2, ?3)");
-  for (const json& r : readings) {
-    st.reset();
-    st.bind(1, run_id).bind(2, seq++).bind(3, r.dump()).run();
-  }
+  sqlite::Statement next(
+      *db_, "SELECT coalesce(max(seq) + 1, 0) AS next_seq FROM telemetry WHERE run_id = :run_id");
+  next.bind(":run_id", run_id);
+  insert_telemetry(*db_, run_id, next.step() ? next.get_int("next_seq") : 0, readings);
   tx.commit();
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, true);
@@ -152,37 +156,33 @@ void Store::insert_run(const RunRecord& r) {
   const int64_t dev = device_id(r.device_uuid(), r.device_name());
   sqlite::Statement run(
       *db_, "INSERT INTO run(id, label, started_at, finished_at, status, apod_version, device_id, "
-            "device_facts, environment) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)");
-  run.bind(1, r.id)
-      .bind(2, r.label)
-      .bind(3, r.started_at)
-      .bind(4, r.finished_at)
-      .bind(5, r.status)
-      .bind(6, r.apod_version)
-      .bind(7, dev)
-      .bind(8, r.device.dump())
-      .bind(9, r.environment.dump());
+            "device_facts, environment) VALUES (:id, :label, :started_at, :finished_at, "
+            ":status, :apod_version, :device_id, :device_facts, :environment)");
+  run.bind(":id", r.id)
+      .bind(":label", r.label)
+      .bind(":started_at", r.started_at)
+      .bind(":finished_at", r.finished_at)
+      .bind(":status", r.status)
+      .bind(":apod_version", r.apod_version)
+      .bind(":device_id", dev)
+      .bind(":device_facts", r.device.dump())
+      .bind(":environment", r.environment.dump());
   run.run();
   for (const ExperimentRecord& e : r.experiments)
     insert_experiment(r.id, e);
-  sqlite::Statement tel(*db_, "INSERT INTO telemetry(run_id, seq, reading) VALUES (?1, ?2, ?3)");
-  int64_t seq = 0;
-  for (const json& t : r.telemetry) {
-    tel.reset();
-    tel.bind(1, r.id).bind(2, seq++).bind(3, t.dump()).run();
-  }
+  insert_telemetry(*db_, r.id, 0, r.telemetry);
 }
 
 // Its experiments, measurements, samples and telemetry go with it (ON DELETE CASCADE); the
 // device row stays, with the name it was first stored under.
 void Store::delete_run(const std::string& run_id) {
-  sqlite::Statement del(*db_, "DELETE FROM run WHERE id = ?1");
-  del.bind(1, run_id).run();
+  sqlite::Statement del(*db_, "DELETE FROM run WHERE id = :id");
+  del.bind(":id", run_id).run();
 }
 
 std::optional<RunRecord> Store::stored_copy(const std::string& run_id) {
-  sqlite::Statement exists(*db_, "SELECT 1 FROM run WHERE id = ?1");
-  exists.bind(1, run_id);
+  sqlite::Statement exists(*db_, "SELECT 1 FROM run WHERE id = :id");
+  exists.bind(":id", run_id);
   if (!exists.step())
     return std::nullopt;
   return read_run(run_id);

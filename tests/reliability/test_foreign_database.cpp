@@ -95,7 +95,28 @@ TEST(ForeignDatabase, SchemaVersionsOutOfRangeAreRefused) {
   expect_refused("PRAGMA user_version = -1", "has schema version -1, which no apod writes");
   expect_refused("PRAGMA user_version = 2147483647", "newer than this apod understands");
   expect_refused("PRAGMA user_version = 2", "differently from apod's schema version 2");
+  // A file of version 4 that says 3 has a class column that version 3 lacks.
+  expect_refused("PRAGMA user_version = 3",
+                 "defines the table \"measurement\" differently from apod's schema version 3");
   expect_refused("PRAGMA application_id = 0", "is not an apod database");
+}
+
+// The CHECK on measurement.class holds only while SQLite enforces it: another program may turn
+// it off. A class apod does not know is refused, never read as some other class.
+TEST(ForeignDatabase, AnUnknownStoredClassIsRefused) {
+  TempDir dir;
+  const std::string path = make_database(dir);
+  {
+    CheckDb raw(path);
+    raw.exec("PRAGMA ignore_check_constraints = ON; UPDATE measurement SET class = 'warp'");
+    ASSERT_EQ(raw.value("SELECT count(*) FROM measurement WHERE class = 'warp'"), "2");
+  }
+  const std::string read = refusal(path, Store::Mode::read_only);
+  EXPECT_NE(read.find("has the class \"warp\", which apod does not know"), std::string::npos)
+      << read;
+  // Before a write, quick_check finds the row that breaks its CHECK.
+  const std::string write = refusal(path, Store::Mode::read_write);
+  EXPECT_NE(write.find("CHECK constraint failed in measurement"), std::string::npos) << write;
 }
 
 TEST(ForeignDatabase, AStatementStepIsBoundedInTime) {
