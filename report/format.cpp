@@ -78,10 +78,11 @@ std::string format_count(double count, const std::string& unit) {
   double scale = 1073741824;
   for (const char* prefix : prefixes) {
     if (count >= scale && std::fmod(count, scale) == 0)
-      return format_number(count / scale) + " " + prefix + " " + unit;
+      return fmt::format("{:.0f} {} {}", count / scale, prefix, unit);
     scale /= 1024;
   }
-  return format_number(count) + " " + unit;
+  return (std::fmod(count, 1) == 0 ? fmt::format("{:.0f}", count) : format_number(count)) + " " +
+         unit;
 }
 
 std::string format_param_value(const std::string& key, const json& value) {

@@ -73,6 +73,12 @@ Sweep generic_sweep(const DesignInput& in, const MetricView& metric) {
   sweep.colour = varying_param(in.experiment, metric, sweep.x);
   sweep.colour_title = in.experiment.param_title(sweep.colour);
   sweep.published = published_for(in.published, in.experiment, metric.metric);
+  // Categories across (configurations, access patterns): bars, not a line between them.
+  const bool categories = std::any_of(metric.points.begin(), metric.points.end(), [&](const auto& p) {
+    return p.ok && member(p.measurement->params, sweep.x.c_str()).is_string();
+  });
+  if (categories)
+    sweep.mark = "bar";
   // A model stored beside each point is drawn beside it (keys::model_gbs, keys::model).
   for (const char* key : {keys::model_gbs, keys::model}) {
     const bool stored = std::any_of(metric.points.begin(), metric.points.end(), [&](const auto& p) {
@@ -136,9 +142,7 @@ ChartBlock sweep_block(const DesignInput& in, const Sweep& sweep, const std::str
           caption(what, in.page, sweep_plan(in.page, sweep), sentences)};
 }
 
-namespace {
-
-std::optional<ChartBlock> draw(const DesignInput& in, const Chart& chart) {
+std::optional<ChartBlock> chart_block(const DesignInput& in, const Chart& chart) {
   switch (chart.shape) {
   case ChartShape::heatmap:
     return heatmap_chart(in, chart);
@@ -153,8 +157,6 @@ std::optional<ChartBlock> draw(const DesignInput& in, const Chart& chart) {
   return sweep_block(in, *sweep, chart.caption, sweep->sentences);
 }
 
-} // namespace
-
 } // namespace charts
 
 std::vector<ChartBlock> experiment_charts(const PageModel& page, const ExperimentView& experiment,
@@ -162,12 +164,18 @@ std::vector<ChartBlock> experiment_charts(const PageModel& page, const Experimen
   const charts::DesignInput in{page, experiment, published};
   std::vector<ChartBlock> blocks;
   for (const Chart& chart : experiment.declaration->charts)
-    if (auto block = charts::draw(in, chart))
+    if (auto block = charts::chart_block(in, chart))
       blocks.push_back(std::move(*block));
   if (!blocks.empty())
     return blocks;
+  // The metrics its charts draw (every metric of an experiment that declares no chart).
+  std::vector<std::string> charted;
+  for (const Chart& chart : experiment.declaration->charts)
+    charts::add_unique(charted, chart.metric);
   for (const auto& metric : experiment.metrics) {
     if (metric.ok_count() == 0) // nothing verified to draw (the table says why)
+      continue;
+    if (!charted.empty() && std::find(charted.begin(), charted.end(), metric.metric) == charted.end())
       continue;
     const charts::Sweep sweep = charts::generic_sweep(in, metric);
     blocks.push_back(

@@ -43,6 +43,10 @@ std::optional<ChartBlock> heatmap_chart(const DesignInput& in, const Chart& char
 /// The grouped bars of a declared bars chart, or nothing (bars.cpp).
 std::optional<ChartBlock> bars_chart(const DesignInput& in, const Chart& chart);
 
+/// A declared chart drawn by its shape, or nothing when its experiment's stored points lack what
+/// it names.
+std::optional<ChartBlock> chart_block(const DesignInput& in, const Chart& chart);
+
 /// A caption: what is drawn, then how runs are combined, then each further sentence.
 std::string caption(const std::string& what, const PageModel& page, const SeriesPlan& plan,
                     const std::vector<std::string>& more = {});

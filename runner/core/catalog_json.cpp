@@ -450,6 +450,9 @@ Declaration declaration_from_json(const json& j, const std::string& where) {
   f.read("headline", d.headline);
   d.params = f.list<Param>("params", param_from);
   d.metrics = f.list<Metric>("metrics", metric_from);
+  if (d.metrics.empty())
+    throw InputError(f.where() + " declares no metric (is it a catalog of an apod older than the "
+                                 "declarations?)");
   d.extras = f.list<Extra>("extras", extra_from);
   d.charts = f.list<Chart>("charts", chart_from);
   return d;

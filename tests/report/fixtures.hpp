@@ -2,6 +2,8 @@
 #pragma once
 
 #include "charts.hpp"
+#include "charts/declared.hpp"
+#include "core/results_json.hpp"
 #include "model.hpp"
 
 #include <nlohmann/json.hpp>
@@ -36,6 +38,10 @@ inline json matrix_many() {
 }
 inline json matrix_catalog() {
   return load_matrix_fixture("synthetic_matrix_catalog.json");
+}
+/// A committed document of real runs (data/runs/NAME, .json or .json.gz), as apod reads it.
+inline json committed_runs(const std::string& name) {
+  return read_results_file(std::string(APOD_RUNS_DIR) + "/" + name);
 }
 /// data/reference/'s documents.
 inline json matrix_references() {
@@ -98,10 +104,25 @@ inline const MetricView& metric_in(const ExperimentView& experiment, const std::
   throw std::runtime_error("no metric " + metric + " in " + experiment.name);
 }
 
-/// The spec of one metric's chart, as the page would embed it.
+/// The `index`-th chart an experiment declares in a catalog document (to change it in a test).
+inline json& declared_chart(json& catalog, const std::string& experiment, std::size_t index = 0) {
+  for (json& declaration : catalog["experiments"])
+    if (declaration["name"] == experiment)
+      return declaration["charts"].at(index);
+  throw std::runtime_error("no declaration of " + experiment);
+}
+
+/// The spec of one metric's chart, as the page would embed it: the first chart the experiment
+/// declares of it, else the generic chart.
 inline json spec_for(const PageModel& page, const std::string& experiment,
                      const std::string& metric) {
   const ExperimentView& view = experiment_in(page, experiment);
+  const std::vector<const json*> none;
+  const charts::DesignInput in{page, view, none};
+  for (const Chart& chart : view.declaration->charts)
+    if (chart.metric == metric)
+      if (auto block = charts::chart_block(in, chart))
+        return block->spec;
   return build_chart_spec(page, view, metric_in(view, metric));
 }
 

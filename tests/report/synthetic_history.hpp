@@ -35,36 +35,80 @@ private:
   std::uint64_t state_;
 };
 
-/// The catalog entries of the synthetic matrix (the real ChartSpecs of these experiments).
+/// The declarations of the synthetic history's experiments, in the catalog's wire form
+/// (core/catalog.hpp): fictional ones, shaped like the matrix, for the report's benchmark.
 inline nlohmann::ordered_json synthetic_matrix_catalog() {
   using json = nlohmann::ordered_json;
-  auto entry = [](const char* title, int order, json chart) {
-    return json{{"title", title},
-                {"description", "SYNTHETIC catalog entry for the report's benchmark."},
+  struct Figure {
+    const char *name, *unit, *direction, *metric_class, *limit;
+  };
+  auto declaration = [](const char* name, const char* title, int order,
+                        std::vector<const char*> params, std::vector<Figure> metrics,
+                        const char* x, bool log_x, const char* colour, const char* mark) {
+    json params_json = json::array(), metrics_json = json::array();
+    for (const char* key : params)
+      params_json.push_back({{"key", key},
+                             {"title", key},
+                             {"unit", std::string(key) == "bytes" ? "bytes" : ""}});
+    for (const Figure& f : metrics)
+      metrics_json.push_back({{"name", f.name},
+                              {"unit", f.unit},
+                              {"direction", f.direction},
+                              {"class", f.metric_class},
+                              {"limit", f.limit}});
+    return json{{"name", name},
+                {"title", title},
+                {"description", "SYNTHETIC declaration for the report's benchmark."},
                 {"citation", "synthetic"},
                 {"version", 1},
                 {"order", order},
-                {"chart", chart}};
+                {"params", params_json},
+                {"metrics", metrics_json},
+                {"charts", json::array({{{"metric", metrics.front().name},
+                                         {"caption", std::string(title) + " against " + x},
+                                         {"x", x},
+                                         {"log_x", log_x},
+                                         {"color", colour},
+                                         {"mark", mark}}})}};
   };
-  auto chart = [](const char* metric, const char* x, bool log_x, const char* color,
-                  const char* mark, const char* limit) {
-    return json{{"metric", metric}, {"x", x},       {"x_title", x},   {"log_x", log_x},
-                {"color", color},   {"mark", mark}, {"limit", limit}, {"vega_lite", nullptr}};
+  const Figure bandwidth{"effective_bandwidth", "GB/s", "higher", "device_memory", "dram"};
+  const Figure peak{"achievable_peak", "GB/s", "higher", "device_memory", "dram"};
+  const Figure link{"effective_bandwidth", "GB/s", "higher", "host_link", "pcie"};
+  const Figure h2d{"h2d_bandwidth", "GB/s", "higher", "host_link", "pcie"};
+  auto times = [](std::vector<const char*> names, const char* unit, const char* direction) {
+    std::vector<Figure> all;
+    for (const char* n : names)
+      all.push_back({n, unit, direction, "host_phase", "none"});
+    return all;
   };
+  std::vector<Figure> staged = times({"total_ms", "model_ms", "parallel_fraction", "amdahl_limit"},
+                                     "ms", "lower");
+  staged.push_back(h2d);
   return {
-      {"peak_copy", entry("Achievable copy bandwidth", 5,
-                          chart("effective_bandwidth", "config", false, "", "bar", "dram"))},
-      {"offset_copy",
-       entry("Misaligned copy", 10, chart("", "offset", false, "word_bytes", "line", "dram"))},
-      {"stride_copy", entry("Strided copy", 20, chart("", "stride", false, "", "line", "dram"))},
-      {"host_transfer",
-       entry("Host transfers", 30, chart("", "bytes", true, "series", "line", "pcie"))},
-      {"scaling", entry("Scaling", 40, chart("speedup", "sm_count", false, "law", "line", "none"))},
-      {"overlap_matrix",
-       entry("Overlap matrix", 50, chart("overall_ms", "config", false, "kernel", "bar", "none"))},
-      {"staged_copy",
-       entry("Staged copy", 60, chart("", "n_streams", true, "mode", "line", "pcie"))},
-  };
+      {"format", "apod-catalog"},
+      {"version", 1},
+      {"experiments",
+       json::array(
+           {declaration("peak_copy", "Achievable copy bandwidth", 5,
+                        {"method", "vector_bytes", "elements_per_thread", "blocks_per_sm", "config"},
+                        {bandwidth, peak}, "config", false, "", "bar"),
+            declaration("offset_copy", "Misaligned copy", 10, {"word_bytes", "offset"}, {bandwidth},
+                        "offset", false, "word_bytes", "line"),
+            declaration("stride_copy", "Strided copy", 20, {"word_bytes", "stride"}, {bandwidth},
+                        "stride", false, "", "line"),
+            declaration("host_transfer", "Host transfers", 30, {"series", "bytes"}, {link}, "bytes",
+                        true, "series", "line"),
+            declaration("scaling", "Scaling", 40, {"law", "sm_count"},
+                        {{"speedup", "x", "higher", "derived", "none"},
+                         {"fitted_parallel_fraction", "1", "higher", "derived", "none"}},
+                        "sm_count", false, "law", "line"),
+            declaration("overlap_matrix", "Overlap matrix", 50, {"n", "kernel", "config"},
+                        times({"overall_ms", "kernel_ms", "overhead_ms", "ratio_to_first_row"}, "ms",
+                              "lower"),
+                        "config", false,
+                        "kernel", "bar"),
+            declaration("staged_copy", "Staged copy", 60, {"n_streams", "mode"}, staged,
+                        "n_streams", true, "mode", "line")})}};
 }
 
 /// The shape of a synthetic history.
