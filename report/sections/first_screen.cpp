@@ -226,7 +226,7 @@ mustache::data better_line(const MatchedFigure& figure, const std::vector<std::s
   std::string extra_text;
   for (const auto& e : extras)
     extra_text += (extra_text.empty() ? "" : "; ") + e;
-  line.set("efficiency", text_or_false(extra_text));
+  line.set("per_dollar_or_watt", text_or_false(extra_text));
   return line;
 }
 

@@ -72,7 +72,23 @@ expect reimport_export 0 "imported 1 run" -- "$apod" import --db "$tmp/ok2.db" "
 "$apod" list --runs --json --db "$tmp/ok.db" > "$tmp/list.json" 2>&1
 python3 -c "import json,sys; r=json.load(open(sys.argv[1])); assert r[0]['id']=='ab12' and r[0]['points']==1" "$tmp/list.json" \
   && { echo "ok   list_runs_json"; passed=$((passed + 1)); } || { echo "FAIL list --runs --json: $(head -c 300 "$tmp/list.json")"; failures=$((failures + 1)); }
-expect list_json_without_runs 2 "--json goes with --runs" -- "$apod" list --json
+# The catalog: every experiment's declaration and planned points, without running anything (a
+# nominal H100 where no GPU is visible; on a GPU, that GPU).
+"$apod" list --json > "$tmp/catalog.json" 2>&1
+python3 - "$tmp/catalog.json" <<'PY' && { echo "ok   list_json_catalog"; passed=$((passed + 1)); } || { echo "FAIL list --json: $(head -c 300 "$tmp/catalog.json")"; failures=$((failures + 1)); }
+import json, sys
+doc = json.load(open(sys.argv[1]))
+assert doc["format"] == "apod-catalog" and doc["planned_for"]["device"], doc.get("planned_for")
+by_name = {e["name"]: e for e in doc["experiments"]}
+offset = by_name["offset_copy"]
+assert [m["class"] for m in offset["metrics"]] == ["device_memory"], offset["metrics"]
+assert offset["charts"][0]["x"] == "offset" and len(offset["points"]) == 2 * (33 + 17), offset["points"][:2]
+transfer = by_name["host_transfer"]["metrics"][0]
+assert transfer["class"] == "host_link" and transfer["limit"] == "pcie", transfer
+assert {c["class"] for c in transfer["class_cases"]} == {"host_phase"}, transfer["class_cases"]
+assert all(e["points"] for e in doc["experiments"] if not e["hidden"]), "an experiment plans no point"
+PY
+expect list_json_bad_device 2 "" -- "$apod" list --json --device -1
 expect export_csv 0 "" -- "$apod" export --db "$tmp/ok.db" --format csv --out "$tmp/ok.csv"
 python3 - "$tmp/ok.csv" <<'PY' && { echo "ok   export_csv_columns"; passed=$((passed + 1)); } || { echo "FAIL export --format csv"; failures=$((failures + 1)); }
 import csv, sys

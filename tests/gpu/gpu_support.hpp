@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -28,6 +30,14 @@ inline RunOptions reduced() {
   options.sampling.max_point_s = 0.05;
   options.sampling.warmup = 1;
   return options;
+}
+
+/// The keys of a point's params.
+inline std::set<std::string> keys_of(const json& params) {
+  std::set<std::string> keys;
+  for (const auto& [key, value] : params.items())
+    keys.insert(key);
+  return keys;
 }
 
 /// Runs the tests on GPU 0; without a GPU exits 77, which Meson reports as skipped.

@@ -1,10 +1,13 @@
-// The gpu suite: every registered experiment runs at reduced size (--quick) on GPU 0 and every
-// point it records must verify. Without a GPU the whole suite exits 77, which Meson reports as
+// The gpu suite: every registered experiment runs at reduced size (--quick) on GPU 0; every point
+// it records must verify and match its declaration (the context files a mismatch as a failed
+// point saying why: an undeclared metric, param or extra key, another unit), and every point
+// must be one its plan names. Without a GPU the whole suite exits 77, which Meson reports as
 // skipped, never as passed.
 #include "core/errors.hpp"
 #include "gpu_support.hpp"
 
 #include <algorithm>
+#include <set>
 
 using namespace apod;
 using gpu_test::Collect;
@@ -20,7 +23,7 @@ TEST_P(GpuExperiment, RunsAtReducedSizeAndEveryPointVerifies) {
   const DeviceInfo device = query_device(0);
   RunOptions options = reduced();
   Collect out;
-  ExperimentContext ctx{device, options, out, info->name};
+  ExperimentContext ctx{device, options, out, info->name, nullptr, info};
   try {
     info->run(ctx);
   } catch (const ExperimentSkipped& e) { // a feature this device lacks: not a failure
@@ -29,10 +32,25 @@ TEST_P(GpuExperiment, RunsAtReducedSizeAndEveryPointVerifies) {
   ASSERT_FALSE(out.measurements.empty());
   for (const auto& m : out.measurements) {
     EXPECT_TRUE(m.ok()) << m.params.dump() << " " << m.error;
+    EXPECT_EQ(declaration_mismatch(*info, m), "") << m.params.dump();
+    EXPECT_EQ(m.metric_class, declared_class(*info, m)) << m.metric << " " << m.params.dump();
     EXPECT_GE(m.samples.size(), 3u) << m.params.dump();
     for (double v : m.samples)
       EXPECT_GT(v, 0.0);
   }
+  // Every point is one the plan names: its metric with the same param keys (values the
+  // occupancy API or the driver decides, such as partitions, are the plan's estimate).
+  ASSERT_NE(info->plan, nullptr);
+  PlanInput in;
+  in.device = device;
+  in.quick = true;
+  std::set<std::pair<std::string, std::set<std::string>>> planned;
+  for (const PlannedPoint& p : info->plan(in))
+    for (const std::string& metric : p.metrics)
+      planned.insert({metric, gpu_test::keys_of(p.params)});
+  for (const auto& m : out.measurements)
+    EXPECT_TRUE(planned.count({m.metric, gpu_test::keys_of(m.params)}))
+        << m.metric << " " << m.params.dump() << " is in no point of the plan";
 }
 
 // Flags the second sample it is asked about, as if the SM clock had dipped then.
@@ -50,7 +68,7 @@ TEST_P(GpuExperiment, AsksTheMonitorAboutItsSamplesAndLeavesFlaggedOnesOut) {
   OneDip monitor;
   options.sampling.monitor = &monitor;
   Collect out;
-  ExperimentContext ctx{device, options, out, info->name};
+  ExperimentContext ctx{device, options, out, info->name, nullptr, info};
   try {
     info->run(ctx);
   } catch (const ExperimentSkipped& e) { // a feature this device lacks: not a failure

@@ -60,7 +60,7 @@ int clean_pairs(const Batch& batch, bool with_history) {
 }
 
 PointFilter of_class(MetricClass c) {
-  return [c](const Measurement& m) { return metric_class(m) == c; };
+  return [c](const Measurement& m) { return m.metric_class == c; };
 }
 
 /// Pairs (of the batch's 30) in which `filter`'s points made `slowdown` x slower in the candidate
@@ -78,7 +78,7 @@ int detected(const Batch& batch, const PointFilter& filter, double slowdown, boo
       for (const Measurement* m : p.measurements())
         if (filter(*m)) {
           planted_keys.insert(m->comparability_key);
-          planted_keys.insert(whole_key(m->experiment, metric_class(*m)));
+          planted_keys.insert(whole_key(m->experiment, m->metric_class));
         }
       const Verdict v = judge(*a, p, with_history ? leave_out(batch, b) : NoiseModel());
       const auto planted_regression = [&](const PointVerdict& point) {
@@ -147,14 +147,14 @@ void measure_defaults(const Batch& batch, const Batch& other_gpus) {
   for (const auto& [key, e] : medians(batch)) {
     const double s = sd_of_logs(e.second);
     sigma_of_key[key] = s;
-    run_sigma[metric_class(*e.first)] = std::max(run_sigma[metric_class(*e.first)], s);
+    run_sigma[e.first->metric_class] = std::max(run_sigma[e.first->metric_class], s);
   }
   for (const auto& [key, e] : medians(other_gpus)) {
     if (!sigma_of_key.count(key))
       continue;
     const double between = std::pow(sd_of_logs(e.second), 2) - std::pow(sigma_of_key[key], 2);
-    device_sigma[metric_class(*e.first)] =
-        std::max(device_sigma[metric_class(*e.first)], std::sqrt(std::max(0.0, between)));
+    device_sigma[e.first->metric_class] =
+        std::max(device_sigma[e.first->metric_class], std::sqrt(std::max(0.0, between)));
   }
   std::map<MetricClass, std::vector<std::pair<double, double>>> t_df;
   for (const RunRecord* a : batch)
@@ -254,7 +254,7 @@ void smallest_detected(const Batch& batch) {
   std::printf("\n## Smallest slowdown of a whole class detected in every pair\n\n| class | with "
               "history | without |\n|---|---:|---:|\n");
   for (MetricClass c : metric_classes) {
-    const auto of_c = [c](const Measurement* m) { return metric_class(*m) == c; };
+    const auto of_c = [c](const Measurement* m) { return m->metric_class == c; };
     const auto points = batch.front()->measurements();
     if (!class_defaults(c).gated || std::none_of(points.begin(), points.end(), of_c))
       continue;

@@ -129,7 +129,7 @@ std::vector<PointSeries> points_of(const std::vector<RunRecord>& runs) {
     for (const Measurement* m : r->measurements())
       if (point_status(*m).ok() && run_median(*m) > 0) {
         PointSeries& p = by_key[m->comparability_key];
-        p.metric_class = metric_class(*m);
+        p.metric_class = m->metric_class;
         p.per_run.push_back(run_median(*m));
       }
   std::vector<PointSeries> points;

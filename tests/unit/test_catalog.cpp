@@ -4,9 +4,12 @@
 // run makes against the same declarations (tests/gpu/test_gpu_experiments.cpp).
 #include "core/catalog.hpp"
 #include "core/errors.hpp"
+#include "core/series.hpp"
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 namespace apod {
@@ -122,6 +125,94 @@ TEST(Catalog, ABadCatalogIsRefusedWithItsField) {
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("not a metric class"), std::string::npos) << e.what();
   }
+}
+
+// The names an experiment owns: its name, its metrics, and its params and extra keys that are
+// identifiers (with an underscore: "flops_per_byte", not a word such as "config" or "series",
+// which Vega-Lite and the page use for their own things), less the words core owns and every
+// experiment may use (common extras, the shared metrics, the peaks).
+std::set<std::string> experiment_owned_names() {
+  std::set<std::string> core;
+  for (const Extra& e : common_extras())
+    core.insert(e.key);
+  for (const char* name : {keys::achievable_peak, keys::access_peak, keys::access_type})
+    core.insert(name);
+  core.insert(metrics::effective_bandwidth.name);
+  core.insert(metrics::time_ms.name);
+  std::set<std::string> owned;
+  for (const Declaration& d : declarations()) {
+    owned.insert(d.name);
+    for (const Metric& m : d.metrics)
+      owned.insert(m.name);
+    for (const Param& p : d.params)
+      if (p.key.find('_') != std::string::npos)
+        owned.insert(p.key);
+    for (const Extra& e : d.extras)
+      if (e.key.find('_') != std::string::npos)
+        owned.insert(e.key);
+  }
+  for (const auto& name : core)
+    owned.erase(name);
+  return owned;
+}
+
+// Every string literal of a C++ source (escapes kept as written).
+std::vector<std::string> string_literals(const std::string& text) {
+  std::vector<std::string> found;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '/' && i + 1 < text.size() && text[i + 1] == '/') { // a comment line
+      i = text.find('\n', i);
+      if (i == std::string::npos)
+        break;
+      continue;
+    }
+    if (text[i] == '\'' ) { // a character literal: skip it whole
+      i = text.find('\'', i + 1 + (text[i + 1] == '\\'));
+      continue;
+    }
+    if (text[i] != '"')
+      continue;
+    std::string literal;
+    for (++i; i < text.size() && text[i] != '"'; ++i) {
+      if (text[i] == '\\' && i + 1 < text.size())
+        literal += text[i++];
+      literal += text[i];
+    }
+    found.push_back(literal);
+  }
+  return found;
+}
+
+TEST(Catalog, NothingInReportOrAnalysisSpellsAnExperimentsNames) {
+  // The declaration is the contract: report/ and runner/analysis/ read it and never name an
+  // experiment, a metric, a param or an extra key of one (a renamed metric must not keep a
+  // chart or a verdict working by a literal of its old name).
+  const std::set<std::string> owned = experiment_owned_names();
+  ASSERT_GT(owned.size(), 100u);
+  std::size_t files = 0;
+  for (const char* folder : {"report", "runner/analysis"})
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(
+             std::filesystem::path(APOD_SOURCE_ROOT) / folder)) {
+      const std::string ext = entry.path().extension().string();
+      if (ext != ".cpp" && ext != ".hpp")
+        continue;
+      ++files;
+      std::ifstream in(entry.path());
+      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      for (const std::string& literal : string_literals(text))
+        EXPECT_FALSE(owned.count(literal))
+            << entry.path().string() << " spells \"" << literal << "\", a name an experiment owns";
+    }
+  EXPECT_GT(files, 50u);
+}
+
+TEST(Catalog, TheLiteralScanFindsAPlantedName) {
+  const std::set<std::string> owned = experiment_owned_names();
+  const auto literals = string_literals("// \"offset_copy\" in a comment\n"
+                                        "const char c = '\"'; f(\"latency_ns\", \"a\\\"b\");");
+  ASSERT_EQ(literals.size(), 2u);
+  EXPECT_TRUE(owned.count(literals[0])) << literals[0];
+  EXPECT_EQ(literals[1], "a\\\"b");
 }
 
 } // namespace
