@@ -3,7 +3,7 @@
 namespace apod {
 
 const ClassDefaults& class_defaults(MetricClass c) {
-  // Measured by tests/history/calibrate_compare (docs/ci.md, "The noise model") on the batches
+  // Measured by tests/history/calibrate_compare (docs/ci.md, "The numbers that set the defaults") on the batches
   // of eight back-to-back runs committed under data/runs/: first on the tuning batches (an H100
   // and an H200, *-repeat8.json.gz), then judged on the validation batches (another H100 and
   // another H200, *-validation8), which showed heavier point tails than the tuning ones (device
