@@ -1,6 +1,6 @@
 // The first screen: what each reader looks for before anything else.
 // - A GPU's owner: what does it deliver against what it should? Per device model, each headline
-//   figure as % of its limit, with the run-to-run spread.
+//   figure as % of its limit, with the run-to-run spread, grouped by the catalog's chapters.
 // - A CI owner: did anything change? The newest run against the pinned baseline, regressions
 //   listed.
 // - A buyer: which model is better for what? One line per matched figure, with per-$ and per-W
@@ -95,10 +95,19 @@ mustache::data device_cards(const PageContext& context) {
   mustache::data cards{mustache::data::type::list};
   for (std::size_t m = 0; m < page.device_models.size(); ++m) {
     const std::string& model = page.device_models[m];
+    // Grouped by the catalog's chapters, in their order: forty experiments stay findable.
     mustache::data rows{mustache::data::type::list};
-    for (const auto& series : context.headlines)
-      if (series.device_model == model)
-        rows.push_back(figure_row(series));
+    for (const Chapter chapter : chapters) {
+      bool first = true;
+      for (const auto& series : context.headlines) {
+        if (series.device_model != model || series.experiment->chapter != chapter)
+          continue;
+        mustache::data row = figure_row(series);
+        row.set("chapter", first ? mustache::data(chapter_title(chapter)) : mustache::data(false));
+        first = false;
+        rows.push_back(row);
+      }
+    }
     mustache::data card;
     card.set("model", model);
     card.set("colour", colours[m]);

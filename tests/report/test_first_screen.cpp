@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 
 namespace apod::report::test {
@@ -74,6 +75,30 @@ TEST(FirstScreen, EachDeviceGetsItsHeadlineFiguresAsPercentOfLimitWithTheirSprea
   // One run: no spread to give.
   EXPECT_NE(first_screen(render_html(one_run(), catalog(), json::array())).find("one run"),
             std::string::npos);
+}
+
+TEST(FirstScreen, HeadlinesAreGroupedByTheCatalogsChaptersEachExperimentOnce) {
+  // The real matrix: every experiment's headline under its chapter, in the chapters' order.
+  const PageModel page = build_page_model(matrix(), matrix_catalog());
+  const std::string glance = first_screen(render_html(matrix(), matrix_catalog(), json::array()));
+  const std::string card = glance.substr(0, glance.find("</table>"));
+  std::size_t at = 0;
+  std::vector<std::string> seen;
+  for (const Chapter chapter : chapters) {
+    const std::string heading = std::string("scope=\"rowgroup\">") + chapter_title(chapter);
+    const std::size_t found = card.find(heading);
+    const bool declared = std::any_of(page.experiments.begin(), page.experiments.end(),
+                                      [&](const ExperimentView& e) { return e.chapter == chapter; });
+    EXPECT_EQ(found != std::string::npos, declared) << chapter_title(chapter);
+    if (found == std::string::npos)
+      continue;
+    EXPECT_GT(found, at) << chapter_title(chapter) << " is out of order";
+    at = found;
+    seen.push_back(chapter_title(chapter));
+  }
+  EXPECT_GE(seen.size(), 5u);
+  for (const ExperimentView& e : page.experiments) // each experiment's figure once per card
+    EXPECT_EQ(count(card, "href=\"#" + e.anchor + "\""), 1u) << e.name;
 }
 
 TEST(DidAnythingChange, WithoutABaselineItSaysHowToPinOne) {
