@@ -19,6 +19,8 @@ struct Point {
   json params = {{"offset", 0}};
   std::string direction = "higher";
   std::string key = "k0";
+  /// The class its experiment declares (stored with the point; compare reads it from there).
+  std::string metric_class = "device_memory";
 };
 
 json measurement(const Point& p, double center, double within_rel = 0.001) {
@@ -28,7 +30,7 @@ json measurement(const Point& p, double center, double within_rel = 0.001) {
   return {
       {"experiment", p.experiment}, {"params", p.params}, {"metric", p.metric}, {"unit", p.unit},
       {"direction", p.direction},   {"samples", samples}, {"status", "ok"},     {"verified", true},
-      {"comparability_key", p.key}};
+      {"comparability_key", p.key}, {"class", p.metric_class}};
 }
 
 RunRecord run(const std::string& id, int minute, std::vector<json> ms,
@@ -126,31 +128,16 @@ TEST(Options, ConfigFileFields) {
   EXPECT_THROW(parse_compare_config(json::parse("[]")), InputError);
 }
 
-TEST(MetricClasses, ByUnitLimitAndParameters) {
-  Measurement m;
-  m.unit = "GB/s";
-  m.metric = "effective_bandwidth";
-  EXPECT_EQ(metric_class(m, LimitKind::dram), MetricClass::device_memory);
-  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_link);
-  m.params = {{"memory", "pageable"}};
-  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_phase)
-      << "the CPU copies pageable memory";
-  m.params = json::object();
-  m.metric = "h2d_bandwidth";
-  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::host_link);
-  m.metric = "sector_model_bandwidth";
-  EXPECT_EQ(metric_class(m, LimitKind::dram), MetricClass::derived);
-  m.metric = "overall_ms";
-  m.unit = "ms";
-  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::host_phase);
-  m.metric = "parallel_fraction";
-  m.unit = "1";
-  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::derived);
-  m.unit = "GFLOP/s";
-  m.metric = "flop_rate";
-  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::on_chip);
+TEST(MetricClasses, DerivedFiguresNeverGate) {
   EXPECT_FALSE(class_defaults(MetricClass::derived).gated);
   EXPECT_TRUE(class_defaults(MetricClass::host_phase).gated);
+}
+
+TEST(MetricClasses, ThePointsStoredClassIsTheOneCompareReads) {
+  Point p;
+  p.metric_class = "host_phase";
+  const RunRecord r = run("c1a55", 0, {measurement(p, 100)});
+  EXPECT_EQ(r.measurements()[0]->metric_class, MetricClass::host_phase);
 }
 
 TEST(Noise, SuccessiveDifferencesOfOnePointWithinSegmentsOnly) {
@@ -192,7 +179,8 @@ TEST(Noise, TailsOfHostPhasesAreCapped) {
   for (int i = 0; i < 8; ++i) {
     std::vector<json> ms;
     for (int k = 0; k < 4; ++k) {
-      Point p{"overlap_matrix", "overall_ms", "ms", {{"n", k}}, "lower", fmt::format("t{}", k)};
+      Point p{"overlap_matrix", "overall_ms", "ms", {{"n", k}}, "lower", fmt::format("t{}", k),
+              "host_phase"};
       ms.push_back(measurement(p, 1 + 0.01 * std::sin(i + 2.0 * k)));
     }
     runs.push_back(run(fmt::format("b{}", i), i, ms));
@@ -229,7 +217,7 @@ TEST(Judge, TheReportsVerdictTakesTheDatabaseAsHistory) {
 }
 
 TEST(Judge, ATimeThatGrowsIsSlowerLikeABandwidthThatFalls) {
-  Point t{"staged_copy", "total_ms", "ms", {{"n_streams", 1}}, "lower", "t"};
+  Point t{"staged_copy", "total_ms", "ms", {{"n_streams", 1}}, "lower", "t", "host_phase"};
   Point b{"offset_copy", "effective_bandwidth", "GB/s", {{"offset", 0}}, "higher", "b"};
   std::vector<RunRecord> runs;
   for (int i = 0; i < 6; ++i)
@@ -256,7 +244,7 @@ TEST(Judge, SmallShiftsUnderTheThresholdAreTheSame) {
 }
 
 TEST(Judge, DerivedFiguresAreShownButNeverGate) {
-  Point f{"scaling", "parallel_fraction", "1", {{"law", "strong"}}, "higher", "f"};
+  Point f{"scaling", "parallel_fraction", "1", {{"law", "strong"}}, "higher", "f", "derived"};
   std::vector<RunRecord> runs;
   for (int i = 0; i < 6; ++i)
     runs.push_back(run(fmt::format("d{}", i), i, {measurement(f, 0.9)}));
@@ -412,18 +400,6 @@ TEST(Judge, ASlowdownOnAPointTheCandidateMeasuredAsNoisyIsUnconfirmed) {
     const std::string text = format_text({v});
     EXPECT_EQ(text.find("noisy in the candidate") != std::string::npos, noisy) << text;
   }
-}
-
-TEST(MetricClasses, SmallTransfersAreHostPhaseLatenciesBulkOnesTheLink) {
-  Measurement m;
-  m.unit = "GB/s";
-  m.metric = "effective_bandwidth";
-  m.params = {{"memory", "pinned"}, {"bytes", 4096}};
-  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_phase);
-  m.params["bytes"] = 268435456;
-  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_link);
-  m.extra = {{"bytes_per_transfer", 65536.0}}; // a batch of small transfers: each is small
-  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_phase);
 }
 
 TEST(Distributions, WeightedHolmStepsDownByWeight) {
