@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/metric_class.hpp"
+#include "core/point_key.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -38,12 +39,6 @@ Summary summarize(const std::vector<double>& values);
 /// The values whose flag in `excluded` is 0 (a value past the end of `excluded` counts as used).
 std::vector<double> used_values(const std::vector<double>& values, const std::vector<uint8_t>& excluded);
 
-/// The comparability key of a measurement: 16 hex digits of FNV-1a 64 over the GPU model, the
-/// driver branch, the experiment's name and version, the parameters (keys sorted) and the metric.
-std::string comparability_key(const std::string& gpu_model, const std::string& driver_branch,
-                              const std::string& experiment, int experiment_version,
-                              const json& params, const std::string& metric);
-
 /// Why a point stopped taking samples.
 inline constexpr const char* stop_converged = "converged";   ///< CI half-width within target
 inline constexpr const char* stop_time_cap = "time_cap";     ///< per-point time cap reached
@@ -66,8 +61,8 @@ struct Measurement {
   std::vector<uint8_t> excluded;
   std::string stop_reason = stop_fixed;
   bool noisy = false;              ///< never reached the confidence target
-  /// Hash of GPU model, driver branch, experiment and version, params and metric: results with
-  /// equal keys may be compared (set by the runner; see comparability_key()).
+  /// Hash of GPU model, driver branch, experiment version and the point's PointKey: results
+  /// with equal keys may be compared (set by the runner; core/point_key.hpp).
   std::string comparability_key;
   /// What kind of figure it is (core/metric_class.hpp): set from the experiment's declaration
   /// when recorded, stored with the point, read by compare.

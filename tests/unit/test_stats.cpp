@@ -59,17 +59,6 @@ TEST(Stats, ExcludedSamplesAreLeftOutOfTheStatistics) {
   EXPECT_DOUBLE_EQ(summarize(used).min, 100);
 }
 
-TEST(Comparability, KeyIgnoresParamOrderButNotTheirValues) {
-  const auto a = comparability_key("NVIDIA H200", "580", "offset_copy", 1, {{"word_bytes", 4}, {"offset", 1}}, "effective_bandwidth");
-  const auto b = comparability_key("NVIDIA H200", "580", "offset_copy", 1, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth");
-  EXPECT_EQ(a, b);
-  EXPECT_EQ(a.size(), 16u);
-  EXPECT_NE(a, comparability_key("NVIDIA H200", "580", "offset_copy", 1, {{"offset", 2}, {"word_bytes", 4}}, "effective_bandwidth"));
-  EXPECT_NE(a, comparability_key("NVIDIA H100", "580", "offset_copy", 1, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth"));
-  EXPECT_NE(a, comparability_key("NVIDIA H200", "575", "offset_copy", 1, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth"));
-  EXPECT_NE(a, comparability_key("NVIDIA H200", "580", "offset_copy", 2, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth"));
-}
-
 TEST(Measurement, PointStatusDecidesOkFailedOrExcludedWithOneText) {
   Measurement m;
   m.samples = {1.0, 2.0};
