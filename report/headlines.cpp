@@ -23,13 +23,12 @@ std::string HeadlineSeries::title(bool with_model) const {
 
 namespace {
 
-// Two points are the same figure when their comparability keys are equal (model, driver branch,
-// experiment version, parameters, metric: docs/results-format.md); results without keys fall
-// back to the metric and the parameters.
+// The series follows the headline's point (PointKey, interned: one address per point) through
+// the runs where it is comparable: the same comparability key (driver branch and experiment
+// version too, docs/results-format.md), unless the results store none.
 bool same_figure(const PointView& point, const HeadlineSeries& series) {
-  if (!series.key.empty())
-    return point.measurement->comparability_key == series.key;
-  return point.measurement->params == series.headline->measurement->params;
+  return point.key == series.headline->key &&
+         (series.key.empty() || point.measurement->comparability_key == series.key);
 }
 
 void summarise(HeadlineSeries& series) {

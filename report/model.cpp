@@ -364,7 +364,7 @@ PageModel build_page_model(const std::vector<RunRecord>& stored, const json& cat
           metric->higher_is_better = measurement.direction == Direction::higher;
         }
         metric->points.push_back(make_point(measurement, run));
-        metric->points.back().params_key = intern(page, measurement.params.dump());
+        metric->points.back().key = &*page.point_keys.insert(PointKey::of(measurement)).first;
       }
     }
   }

@@ -9,6 +9,7 @@
 #include "analysis/compare.hpp"
 
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -27,10 +28,10 @@ struct BaselineVerdict {
   std::vector<const PointVerdict*> regressions() const;
   /// The compared points whose change is `change`.
   std::size_t count(Change change) const;
-  /// The verdict of a point of the candidate run (same experiment, metric and parameters), if
-  /// compared.
-  const PointVerdict* pair_for(const ExperimentView& experiment, const MetricView& metric,
-                               const json& params) const;
+  /// The verdict of the candidate's point `point` (core/point_key.hpp), if compared.
+  const PointVerdict* pair_for(const PointKey& point) const;
+  /// comparison->points by their PointKey (an index, so that a copy stays valid).
+  std::unordered_map<PointKey, std::size_t, PointKeyHash> compared;
 };
 
 /// A point's verdict in a word: "regression", "faster", "slower" or "same".

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace apod::report {
 
@@ -133,12 +134,12 @@ struct FailureAcrossRuns {
 // The failed points of `metric` by device model, parameters and reason, in first-seen order.
 std::vector<FailureAcrossRuns> failures_across_runs(const MetricView& metric) {
   std::vector<FailureAcrossRuns> failures;
-  std::map<std::string, std::size_t> index_of;
+  // The point's key is interned (one address per point): the device model and the reason beside it.
+  std::map<std::tuple<std::string, const PointKey*, std::string>, std::size_t> index_of;
   for (const auto& point : metric.points) {
     if (point.ok)
       continue;
-    const std::string key =
-        point.run->device_model + '\n' + std::string(point.params_key) + '\n' + point.failure;
+    const auto key = std::tuple(point.run->device_model, point.key, point.failure);
     auto [it, added] = index_of.try_emplace(key, failures.size());
     if (added)
       failures.push_back({point.run->device_model, &point, {}});
