@@ -22,17 +22,13 @@ std::vector<const PointVerdict*> BaselineVerdict::regressions() const {
   return found;
 }
 
-std::size_t BaselineVerdict::count(Change change) const {
-  return comparison ? static_cast<std::size_t>(comparison->count(change)) : 0;
+std::size_t BaselineVerdict::count(Decision decision) const {
+  return comparison ? static_cast<std::size_t>(comparison->count(decision)) : 0;
 }
 
 const PointVerdict* BaselineVerdict::pair_for(const PointKey& point) const {
   const auto it = compared.find(point);
   return comparison && it != compared.end() ? &comparison->points[it->second] : nullptr;
-}
-
-std::string verdict_word(const PointVerdict& point) {
-  return point.regression ? "regression" : change_name(point.change);
 }
 
 double relative_change(const PointVerdict& point) {

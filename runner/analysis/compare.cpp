@@ -132,6 +132,11 @@ int Verdict::count(Change c) const {
                                         [c](const PointVerdict& p) { return p.change == c; }));
 }
 
+int Verdict::count(Decision d) const {
+  return static_cast<int>(std::count_if(points.begin(), points.end(),
+                                        [d](const PointVerdict& p) { return decision_of(p) == d; }));
+}
+
 int Verdict::points_with_noise(NoiseSource s) const {
   return static_cast<int>(std::count_if(
       points.begin(), points.end(), [s](const PointVerdict& p) { return p.noise_source == s; }));

@@ -14,6 +14,7 @@
 
 #include "analysis/metric_class.hpp"
 #include "analysis/noise.hpp"
+#include "analysis/verdict_word.hpp"
 #include "core/run_record.hpp"
 
 #include <map>
@@ -107,7 +108,8 @@ struct Verdict {
   int regressions() const;       ///< of points
   int whole_regressions() const; ///< of experiments taken whole
   int unconfirmed() const; ///< slowdowns on points noisy in the candidate, not gated
-  int count(Change c) const;
+  int count(Change c) const;   ///< of points, by the direction of their change alone
+  int count(Decision d) const; ///< of points, by compare's decision (verdict_word.hpp)
   int points_with_noise(NoiseSource s) const;
   /// 0 no regression, 1 a regression, 2 nothing could be compared.
   int exit_code() const;

@@ -227,19 +227,12 @@ void decide(Verdict& v, const CompareOptions& options) {
       p.regression = p.gated && p.change == Change::slower && !p.noisy_candidate;
     }
   }
-  // Regressions first (largest first), then faster, then slower derived figures, then the same.
-  const auto rank = [](const PointVerdict& p) {
-    return p.regression      ? 0
-           : p.unconfirmed() ? 1
-           : p.change == Change::faster ? 2
-           : p.change == Change::slower ? 3
-                                        : 4;
-  };
+  // In the order of the decisions (regressions first), each changed one largest first.
   for (auto* list : {&v.points, &v.wholes})
     std::stable_sort(list->begin(), list->end(), [&](const PointVerdict& a, const PointVerdict& b) {
-      if (rank(a) != rank(b))
-        return rank(a) < rank(b);
-      return rank(a) < 4 && std::abs(a.slowdown) > std::abs(b.slowdown);
+      if (decision_of(a) != decision_of(b))
+        return decision_of(a) < decision_of(b);
+      return decision_of(a) != Decision::same && std::abs(a.slowdown) > std::abs(b.slowdown);
     });
 }
 

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 using namespace apod;
 
@@ -358,7 +359,7 @@ TEST(Formats, CountLineFirstAndLastRegressionsFirstAndOnlyChanged) {
   const std::string first = text.substr(0, text.find('\n'));
   EXPECT_NE(first.find("REGRESSION: 5 regressions"), std::string::npos) << first;
   EXPECT_NE(text.rfind(first), 0u) << "the count line closes the output too";
-  EXPECT_LT(text.find("regressions:"), text.find("same:"));
+  EXPECT_LT(text.find("regression: slower beyond"), text.find("same: no change"));
   EXPECT_EQ(format_text({v}, {true}).find("offset=0 label=a|b"), std::string::npos)
       << "same points hidden";
   const std::string md = format_markdown({v});
@@ -399,7 +400,41 @@ TEST(Judge, ASlowdownOnAPointTheCandidateMeasuredAsNoisyIsUnconfirmed) {
     EXPECT_EQ(v.points[0].params["offset"], 2) << "listed first either way";
     const std::string text = format_text({v});
     EXPECT_EQ(text.find("noisy in the candidate") != std::string::npos, noisy) << text;
+    // Every format calls the point by compare's one word for it (verdict_word.hpp).
+    const std::string word = noisy ? "unconfirmed" : "regression";
+    EXPECT_EQ(wording(decision_of(v.points[0])).word, word);
+    EXPECT_NE(text.find(word + ": " + wording(decision_of(v.points[0])).meaning), std::string::npos)
+        << text;
+    EXPECT_NE(format_markdown({v}).find(noisy ? "| unconfirmed | offset\\_copy |"
+                                              : "| **regression** | offset\\_copy |"),
+              std::string::npos);
+    EXPECT_EQ(to_json({v})["verdicts"][0]["points"][0]["verdict"], word);
+    EXPECT_EQ(v.count(Decision::unconfirmed), noisy ? 1 : 0);
+    EXPECT_EQ(v.count(Decision::slower), 0) << "a gated slowdown is never just slower";
   }
+}
+
+TEST(Decisions, EachHasOneWordAndMeaning) {
+  PointVerdict p;
+  EXPECT_EQ(decision_of(p), Decision::same);
+  p.change = Change::faster;
+  EXPECT_EQ(decision_of(p), Decision::faster);
+  p.change = Change::slower;
+  p.gated = false;
+  EXPECT_EQ(decision_of(p), Decision::slower) << "a derived figure";
+  p.gated = true;
+  p.noisy_candidate = true;
+  EXPECT_EQ(decision_of(p), Decision::unconfirmed);
+  p.noisy_candidate = false;
+  p.regression = true;
+  EXPECT_EQ(decision_of(p), Decision::regression);
+  std::set<std::string> words;
+  for (Decision d : {Decision::regression, Decision::unconfirmed, Decision::faster,
+                     Decision::slower, Decision::same}) {
+    words.insert(wording(d).word);
+    EXPECT_GT(std::string(wording(d).meaning).size(), 20u) << wording(d).word;
+  }
+  EXPECT_EQ(words.size(), 5u);
 }
 
 TEST(Distributions, WeightedHolmStepsDownByWeight) {
