@@ -68,7 +68,7 @@ std::string experiment_table(const ExperimentView& experiment, const RunView& ru
   std::vector<bool> numeric(header.size(), false);
   if (several_metrics)
     header.push_back("metric"), numeric.push_back(false);
-  for (const char* title : {"samples", "GPU time", "noise", "median", "% of limit"})
+  for (const char* title : {"samples used", "excluded", "GPU time", "noise", "median", "% of limit"})
     header.push_back(title), numeric.push_back(true);
   header.push_back("status"), numeric.push_back(false);
   std::string table = table_row(header) + table_rule(numeric);
@@ -85,14 +85,15 @@ std::string experiment_table(const ExperimentView& experiment, const RunView& ru
       if (several_metrics)
         cells.push_back(md(display_name(metric.metric)));
       if (point.ok) {
-        cells.push_back(std::to_string(point.measurement->used_samples().size()));
+        cells.push_back(std::to_string(point.samples.used));
+        cells.push_back(std::to_string(point.samples.excluded));
         cells.push_back(gpu_time(point, metric.unit));
         cells.push_back(noise(point));
         cells.push_back(md(format_with_unit(point.median, metric.unit)));
         cells.push_back(point.pct_of_limit ? format_percent(*point.pct_of_limit) : "—");
         cells.push_back(point.noisy ? "ok, noisy" : "ok");
       } else {
-        cells.insert(cells.end(), {"—", "—", "—", "—", "—", "failed: " + md(point.failure)});
+        cells.insert(cells.end(), {"—", "—", "—", "—", "—", "—", "failed: " + md(point.failure)});
       }
       table += table_row(cells);
       ++rows;

@@ -176,13 +176,13 @@ PointView make_point(const Measurement& measurement, const RunView& run) {
   const PointStatus status = point_status(measurement);
   point.ok = status.ok();
   point.failure = status.reason;
+  point.samples = sample_counts(measurement);
   if (!point.ok)
     return point;
   const Summary s = summarize(measurement.used_samples());
   point.median = s.median;
   point.min = s.min;
   point.max = s.max;
-  point.n = static_cast<long long>(measurement.samples.size());
   point.ci_low = s.ci_low;
   point.ci_high = s.ci_high;
   point.noisy = measurement.noisy;

@@ -67,7 +67,7 @@ struct PointView {
   bool ok = false;     ///< point_status() is ok: only such points carry figures
   std::string failure; ///< point_status()'s reason when not ok
   double median = 0, min = 0, max = 0;
-  long long n = 0;
+  SampleCounts samples; ///< used (the median's) and excluded: both are shown
   std::optional<double> ci_low, ci_high; ///< 95% confidence interval of the median, if stored
   bool noisy = false;              ///< sampling stopped before the confidence target was reached
   std::optional<double> limit_gbs; ///< the theoretical limit this point is compared with
@@ -210,7 +210,7 @@ std::optional<double> published_pct_of_limit(const json& figure, LimitKind kind)
 LimitKind declared_limit(const ExperimentView& experiment, const std::string& metric);
 
 /// A point's interval as the page writes it ("3012 – 3020 GB/s", "—" without one); what kind
-/// of interval it is comes from ci_label(point.n) (core/vocabulary.hpp).
+/// of interval it is comes from ci_label(point.samples.used) (core/vocabulary.hpp).
 std::string ci_text(const PointView& point, const std::string& unit);
 
 } // namespace apod::report

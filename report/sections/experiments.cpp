@@ -79,14 +79,14 @@ TableData values_per_run(const PageModel& page, const ExperimentView& experiment
   columns.push_back({"median", numeric});
   if (optional.with_ci)
     columns.push_back({"95% CI of median", numeric});
-  for (const char* figure : {"min", "max", "n"})
+  for (const char* figure : {"min", "max", "n used", "excluded"})
     columns.push_back({figure, numeric});
   if (optional.compared)
     columns.push_back({"% of theoretical", numeric});
   if (optional.with_peak)
     columns.push_back({"% of achievable peak", numeric});
   const int figure_columns =
-      4 + (optional.with_ci ? 1 : 0) + (optional.compared ? 1 : 0) + (optional.with_peak ? 1 : 0);
+      5 + (optional.with_ci ? 1 : 0) + (optional.compared ? 1 : 0) + (optional.with_peak ? 1 : 0);
   columns.push_back({"verified", ""});
   TableData table(std::move(columns), "values");
 
@@ -105,7 +105,8 @@ TableData values_per_run(const PageModel& page, const ExperimentView& experiment
           cells.push_back({ci_text(point, metric.unit), numeric});
         cells.push_back({format_with_unit(point.min, metric.unit), numeric});
         cells.push_back({format_with_unit(point.max, metric.unit), numeric});
-        cells.push_back({std::to_string(point.n), numeric});
+        cells.push_back({std::to_string(point.samples.used), numeric});
+        cells.push_back({std::to_string(point.samples.excluded), numeric});
         if (optional.compared)
           cells.push_back({pct_text(point), numeric});
         if (optional.with_peak)

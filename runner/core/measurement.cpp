@@ -49,6 +49,18 @@ std::vector<double> used_values(const std::vector<double>& values, const std::ve
 
 std::vector<double> Measurement::used_samples() const { return used_values(samples, excluded); }
 
+SampleCounts sample_counts(const Measurement& m) {
+  SampleCounts counts;
+  for (size_t i = 0; i < m.samples.size(); ++i)
+    (i < m.excluded.size() && m.excluded[i] != 0 ? counts.excluded : counts.used)++;
+  return counts;
+}
+
+std::string SampleCounts::text() const {
+  if (excluded == 0) return std::to_string(used) + " samples";
+  return std::to_string(used) + " samples used, " + std::to_string(excluded) + " excluded";
+}
+
 PointStatus point_status(const Measurement& m) {
   if (!m.error.empty()) return {PointState::failed, m.error};
   if (!m.verified) return {PointState::failed, reason_not_verified};

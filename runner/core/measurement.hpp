@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -73,6 +74,19 @@ struct Measurement {
   /// point_status(*this).ok().
   bool ok() const;
 };
+
+/// How many of a point's samples its statistics use and how many were left out (taken under low
+/// clocks or throttling): every reader shows both, since a median of 8 samples beside a count of
+/// 10 would claim more than it has.
+struct SampleCounts {
+  std::size_t used = 0, excluded = 0;
+  std::size_t taken() const { return used + excluded; }
+  /// "10 samples", or "8 samples used, 2 excluded" where some were left out.
+  std::string text() const;
+};
+
+/// The counts of `m`'s samples, by the same rule as used_samples().
+SampleCounts sample_counts(const Measurement& m);
 
 /// What a point is worth, decided in one place for every reader (the run summary, the store,
 /// the report, compare): ok (a figure), failed (no figure: an error, a wrong answer, no

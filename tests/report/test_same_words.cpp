@@ -179,5 +179,27 @@ TEST(SameWords, TheReportsHeadlineIsTheRunSummarysHeadlinePoint) {
   }
 }
 
+TEST(SameWords, ExcludedSamplesAreCountedApartFromTheUsedOnes) {
+  // Eleven samples, the first and the last taken under low clocks: the median is of nine.
+  json stored = stored_point(0, 100);
+  stored["sample_excluded"] = {1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+  const std::vector<RunRecord> runs = {stored_run(0, {stored})};
+  const PageModel page = build_page_model(runs, no_catalog);
+  const PointView& point = page.experiments.at(0).metrics.at(0).points.at(0);
+  EXPECT_EQ(point.samples.used, 9u);
+  EXPECT_EQ(point.samples.excluded, 2u);
+
+  const std::string html = render_html(runs, no_catalog, json::array(), {}, "test");
+  EXPECT_NE(html.find(">n used</th>"), std::string::npos);
+  EXPECT_NE(html.find(">excluded</th>"), std::string::npos);
+  EXPECT_NE(html.find("<td class=\"num\">9</td><td class=\"num\">2</td>"), std::string::npos)
+      << "the values table";
+  EXPECT_NE(html.find("9 samples used, 2 excluded"), std::string::npos) << "the chart's tooltip";
+
+  const std::string md = render_markdown(runs, no_catalog, {});
+  EXPECT_NE(md.find("| samples used | excluded |"), std::string::npos);
+  EXPECT_NE(md.find("| 9 | 2 |"), std::string::npos) << md;
+}
+
 } // namespace
 } // namespace apod::report::test

@@ -59,6 +59,20 @@ TEST(Stats, ExcludedSamplesAreLeftOutOfTheStatistics) {
   EXPECT_DOUBLE_EQ(summarize(used).min, 100);
 }
 
+TEST(Measurement, SampleCountsAreUsedAndExcludedByTheStatisticsRule) {
+  Measurement m;
+  m.samples = {100, 1, 102, 101, 99};
+  m.excluded = {0, 1, 0, 2};  // the fifth sample has no flag: used, as by used_samples()
+  const SampleCounts counts = sample_counts(m);
+  EXPECT_EQ(counts.used, m.used_samples().size());
+  EXPECT_EQ(counts.used, 3u);
+  EXPECT_EQ(counts.excluded, 2u);
+  EXPECT_EQ(counts.taken(), 5u);
+  EXPECT_EQ(counts.text(), "3 samples used, 2 excluded");
+  m.excluded.clear();
+  EXPECT_EQ(sample_counts(m).text(), "5 samples");
+}
+
 TEST(Measurement, PointStatusDecidesOkFailedOrExcludedWithOneText) {
   Measurement m;
   m.samples = {1.0, 2.0};
