@@ -32,6 +32,8 @@ std::string MetricView::title() const {
 }
 
 const MetricView* ExperimentView::headline() const {
+  if (declaration->metrics.empty()) // an undeclared experiment that stored no point: it failed
+    return nullptr;
   const std::string name = declaration->headline_metric().name; // the runner's rule too
   for (const auto& metric : metrics)
     if (metric.metric == name)

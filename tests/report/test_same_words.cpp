@@ -201,5 +201,18 @@ TEST(SameWords, ExcludedSamplesAreCountedApartFromTheUsedOnes) {
   EXPECT_NE(md.find("| 9 | 2 |"), std::string::npos) << md;
 }
 
+TEST(SameWords, AFailedExperimentTheCatalogLacksHasNoHeadlineAndStillRenders) {
+  // Its declaration is made from its stored points, of which it has none: no headline metric.
+  json doc = to_json(stored_run(0, {stored_point(0, 100)}));
+  doc["experiments"].push_back(
+      {{"name", "gone"}, {"version", 1}, {"status", "failed"}, {"error", "no such device"}});
+  const std::vector<RunRecord> runs = {run_from_json(doc, "run")};
+  const PageModel page = build_page_model(runs, no_catalog);
+  ASSERT_EQ(page.experiments.size(), 2u);
+  EXPECT_EQ(headline_series(page).size(), 1u) << "offset_copy's alone";
+  EXPECT_NE(render_html(runs, no_catalog, json::array(), {}, "test").find("no such device"),
+            std::string::npos);
+}
+
 } // namespace
 } // namespace apod::report::test
