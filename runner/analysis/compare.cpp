@@ -72,10 +72,6 @@ double parse_threshold(const std::string& text) {
   return fraction;
 }
 
-const char* change_name(Change c) {
-  return c == Change::faster ? "faster" : c == Change::slower ? "slower" : "same";
-}
-
 const char* reason_name(LeftOutReason r) {
   switch (r) {
   case LeftOutReason::new_point:

@@ -39,8 +39,9 @@ CompareOptions parse_compare_config(const json& doc);
 /// refused (InputError) with a message saying which is meant: "5" is 500%, not 5%.
 double parse_threshold(const std::string& text);
 
+/// The direction of a significant change; the word a reader sees is wording(decision_of(point))
+/// (verdict_word.hpp), which also says whether a slowdown gates.
 enum class Change { same, faster, slower };
-const char* change_name(Change c);
 
 /// One point compared: the run-level figures and what the noise model says of their difference.
 struct PointVerdict {
