@@ -100,7 +100,7 @@ struct Verdict {
   bool same_machine = true;
   double threshold = 0, fwer = 0;
   int gated_points = 0;
-  std::vector<PointVerdict> points; ///< regressions first, then faster, slower, same
+  std::vector<PointVerdict> points; ///< in the order of their decisions (verdict_word.hpp)
   /// Each experiment's gated points of one class taken whole (PointVerdict::points_taken_whole),
   /// where its history gives the noise of their median; in the points' Holm family.
   std::vector<PointVerdict> wholes;
