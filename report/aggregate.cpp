@@ -17,13 +17,14 @@ std::optional<double> median_of(const std::vector<double>& values) {
 
 std::vector<PointAcrossRuns> group_across_runs(const MetricView& metric) {
   std::vector<PointAcrossRuns> groups;
-  // Interned parameters: one address per parameter set, so the key compares pointers.
-  std::map<std::pair<std::string_view, const char*>, std::size_t> index_of;
+  // The device model beside the point's key, interned: one address per point, so the key
+  // compares pointers.
+  std::map<std::pair<std::string_view, const PointKey*>, std::size_t> index_of;
   for (const auto& point : metric.points) {
     if (!point.ok)
       continue;
     const json& params = point.measurement->params;
-    const auto key = std::pair(std::string_view(point.run->device_model), point.params_key.data());
+    const auto key = std::pair(std::string_view(point.run->device_model), point.key);
     auto [it, added] = index_of.try_emplace(key, groups.size());
     if (added) {
       groups.emplace_back();

@@ -1,8 +1,8 @@
 #include "headlines.hpp"
 
 #include "aggregate.hpp"
+#include "core/catalog.hpp"
 #include "core/measurement.hpp"
-#include "core/vocabulary.hpp"
 #include "format.hpp"
 
 #include <algorithm>
@@ -23,24 +23,43 @@ std::string HeadlineSeries::title(bool with_model) const {
 
 namespace {
 
-// Two points are the same figure when their comparability keys are equal (model, driver branch,
-// experiment version, parameters, metric: docs/results-format.md); results without keys fall
-// back to the metric and the parameters.
+// The series follows the headline's point (PointKey, interned: one address per point) through
+// the runs where it is comparable: the same comparability key (driver branch and experiment
+// version too, docs/results-format.md), unless the results store none.
 bool same_figure(const PointView& point, const HeadlineSeries& series) {
-  if (!series.key.empty())
-    return point.measurement->comparability_key == series.key;
-  return point.measurement->params == series.headline->measurement->params;
+  return point.key == series.headline->key &&
+         (series.key.empty() || point.measurement->comparability_key == series.key);
 }
 
 void summarise(HeadlineSeries& series) {
   summarise_across_runs(series);
 }
 
+using PointsByRun = std::map<const RunView*, std::vector<const PointView*>>;
+
+// The headline point of the newest run that has one, chosen by the run summary's rule
+// (headline_point, core/catalog.hpp) among that run's verified points of the metric.
+const PointView* newest_headline(const ExperimentView& experiment,
+                                 const std::vector<const RunView*>& runs,
+                                 const PointsByRun& ok_points) {
+  for (auto run = runs.rbegin(); run != runs.rend(); ++run) {
+    const auto found = ok_points.find(*run);
+    if (found == ok_points.end())
+      continue;
+    std::vector<const Measurement*> measured;
+    for (const PointView* point : found->second)
+      measured.push_back(point->measurement);
+    if (const Measurement* chosen = headline_point(*experiment.declaration, measured))
+      return found->second[std::find(measured.begin(), measured.end(), chosen) - measured.begin()];
+  }
+  return nullptr;
+}
+
 // The series of one metric on one device model, or nothing when no run of it has a verified point.
 std::optional<HeadlineSeries> follow(const PageModel& page, const ExperimentView& experiment,
                                      const MetricView& metric, const std::string& model) {
   const std::vector<const RunView*> runs = page.runs_of_model(model);
-  std::map<const RunView*, std::vector<const PointView*>> ok_points;
+  PointsByRun ok_points;
   for (const auto& point : metric.points)
     if (point.ok && point.run->device_model == model)
       ok_points[point.run].push_back(&point);
@@ -50,20 +69,7 @@ std::optional<HeadlineSeries> follow(const PageModel& page, const ExperimentView
   series.metric = &metric;
   series.device_model = model;
   series.model_runs = runs.size();
-  // The newest run's point the experiment marked as its headline (keys::headline), else its
-  // best median: the same rule as the run summary (runner/run/run.cpp).
-  const auto better = [&](const PointView* point) {
-    const bool marked = is_marked_headline(point->measurement->extra);
-    const bool held = is_marked_headline(series.headline->measurement->extra);
-    if (marked != held)
-      return marked;
-    return metric.higher_is_better ? point->median > series.headline->median
-                                   : point->median < series.headline->median;
-  };
-  for (auto run = runs.rbegin(); run != runs.rend() && !series.headline; ++run)
-    for (const PointView* point : ok_points[*run])
-      if (!series.headline || better(point))
-        series.headline = point;
+  series.headline = newest_headline(experiment, runs, ok_points);
   if (!series.headline)
     return std::nullopt;
   series.key = series.headline->measurement->comparability_key;

@@ -15,7 +15,8 @@ struct HeadlineSeries {
   const ExperimentView* experiment = nullptr;
   const MetricView* metric = nullptr;
   std::string device_model;
-  /// The point followed: the best verified median of the newest run of this model that has one.
+  /// The point followed: in the newest run of this model that has one, the point the run summary
+  /// names too (headline_point, core/catalog.hpp: the marked headline, else the best median).
   const PointView* headline = nullptr;
   /// The headline point's comparability key; empty in results that store none, where points are
   /// matched by metric and parameters instead.

@@ -18,9 +18,10 @@ namespace {
 constexpr double spark_width = 160, spark_height = 28, spark_pad = 2;
 
 const char* verdict_colour(const PointVerdict& verdict) {
-  return verdict.regression                 ? alarm_colour
-         : verdict.change == Change::faster ? good_colour
-                                            : context_colour;
+  const Decision d = decision_of(verdict);
+  return d == Decision::regression ? alarm_colour
+         : d == Decision::faster   ? good_colour
+                                   : context_colour;
 }
 
 struct Bucket {
@@ -198,7 +199,8 @@ json figure_chart(const FigureHistory& figure, const BaselineVerdict& verdict) {
         if (point->run == verdict.candidate)
           marks.push_back({{"r", point->run->index},
                            {"m", round_significant(point->median)},
-                           {"text", fmt::format("{} ({})", verdict_word(*figure.verdict),
+                           {"text", fmt::format("{} ({})",
+                                                wording(decision_of(*figure.verdict)).word,
                                                 format_change(relative_change(*figure.verdict)))},
                            {"colour_of_verdict", verdict_colour(*figure.verdict)}});
   return {{"base", base_name(full, figure.series.size() > 1)},

@@ -11,6 +11,7 @@
 
 #include "core/measurement.hpp"
 #include "core/results_json.hpp"
+#include "core/text.hpp"
 
 #include <fmt/format.h>
 
@@ -20,21 +21,18 @@ namespace apod::report {
 
 namespace {
 
-// A cell's text with the characters that would end or bend a markdown table cell escaped.
-std::string cell(const std::string& text) {
-  std::string escaped;
-  for (const char c : text) {
-    if (c == '|' || c == '\\' || c == '`' || c == '*' || c == '_' || c == '<' || c == '>')
-      escaped += '\\';
-    escaped += c == '\n' ? ' ' : c;
-  }
-  return escaped;
+// Every string read from the runs (names, labels, units, parameters, failure reasons) goes in
+// through markdown_text (core/text.hpp), as in compare's markdown, so that none can open a
+// heading, link, cell or comment; apod's own words and numbers go in as written.
+std::string md(const std::string& stored) {
+  return markdown_text(stored);
 }
 
+// A row of cells already made safe (md() or apod's own text).
 std::string table_row(const std::vector<std::string>& cells) {
   std::string row = "|";
   for (const auto& text : cells)
-    row.append(" ").append(cell(text)).append(" |");
+    row.append(" ").append(text).append(" |");
   return row + "\n";
 }
 
@@ -64,11 +62,13 @@ std::string noise(const PointView& point) {
 
 std::string experiment_table(const ExperimentView& experiment, const RunView& run) {
   const bool several_metrics = experiment.metrics.size() > 1;
-  std::vector<std::string> header = experiment.param_keys;
+  std::vector<std::string> header;
+  for (const auto& key : experiment.param_keys)
+    header.push_back(md(key));
   std::vector<bool> numeric(header.size(), false);
   if (several_metrics)
     header.push_back("metric"), numeric.push_back(false);
-  for (const char* title : {"samples", "GPU time", "noise", "median", "% of limit"})
+  for (const char* title : {"samples used", "excluded", "GPU time", "noise", "median", "% of limit"})
     header.push_back(title), numeric.push_back(true);
   header.push_back("status"), numeric.push_back(false);
   std::string table = table_row(header) + table_rule(numeric);
@@ -80,19 +80,20 @@ std::string experiment_table(const ExperimentView& experiment, const RunView& ru
       std::vector<std::string> cells;
       for (const auto& key : experiment.param_keys) {
         const json& params = point.measurement->params;
-        cells.push_back(params.contains(key) ? format_param_value(key, params.at(key)) : "—");
+        cells.push_back(params.contains(key) ? md(format_param_value(key, params.at(key))) : "—");
       }
       if (several_metrics)
-        cells.push_back(display_name(metric.metric));
+        cells.push_back(md(display_name(metric.metric)));
       if (point.ok) {
-        cells.push_back(std::to_string(point.measurement->used_samples().size()));
+        cells.push_back(std::to_string(point.samples.used));
+        cells.push_back(std::to_string(point.samples.excluded));
         cells.push_back(gpu_time(point, metric.unit));
         cells.push_back(noise(point));
-        cells.push_back(format_with_unit(point.median, metric.unit));
+        cells.push_back(md(format_with_unit(point.median, metric.unit)));
         cells.push_back(point.pct_of_limit ? format_percent(*point.pct_of_limit) : "—");
         cells.push_back(point.noisy ? "ok, noisy" : "ok");
       } else {
-        cells.insert(cells.end(), {"—", "—", "—", "—", "—", "failed: " + point.failure});
+        cells.insert(cells.end(), {"—", "—", "—", "—", "—", "—", "failed: " + md(point.failure)});
       }
       table += table_row(cells);
       ++rows;
@@ -106,9 +107,9 @@ std::string headline_table(const PageModel& page, const std::vector<HeadlineSeri
   text += table_rule({false, false, false, true, true, true, true});
   for (const auto& series : headlines) {
     const auto spread = series.spread_pct();
-    text += table_row({series.device_model, series.title(false),
-                       format_params(series.headline->measurement->params),
-                       format_with_unit(series.median, series.metric->unit),
+    text += table_row({md(series.device_model), md(series.title(false)),
+                       md(format_params(series.headline->measurement->params)),
+                       md(format_with_unit(series.median, series.metric->unit)),
                        series.pct_of_limit ? format_percent(*series.pct_of_limit) : "—",
                        spread && series.points.size() > 1 ? format_percent(*spread) : "—",
                        std::to_string(series.points.size())});
@@ -116,19 +117,33 @@ std::string headline_table(const PageModel& page, const std::vector<HeadlineSeri
   return page.runs.empty() ? "" : text;
 }
 
+// A compared point (or experiment taken whole) on one line, headed by compare's word for it.
+std::string pair_line(const PointVerdict& pair) {
+  return fmt::format("- {}: {} · {} at {}: {} → {}\n", wording(decision_of(pair)).word,
+                     md(pair.experiment), md(display_name(pair.metric)),
+                     md(format_params(pair.params)), md(format_with_unit(pair.baseline, pair.unit)),
+                     md(format_with_unit(pair.candidate, pair.unit)));
+}
+
 std::string verdict_text(const BaselineVerdict& verdict) {
   if (!verdict.comparison)
-    return verdict.why_none + "\n";
+    return md(verdict.why_none) + "\n";
   const auto regressions = verdict.regressions();
   std::string text =
       fmt::format("{} of {} compared points regressed: run {} against the pinned baseline {}.\n",
                   regressions.size(), verdict.comparison->points.size(),
-                  cell(verdict.candidate->name), cell(verdict.baseline->name));
+                  md(verdict.candidate->name), md(verdict.baseline->name));
   for (const PointVerdict* pair : regressions)
-    text += fmt::format("- {} · {} at {}: {} → {}\n", cell(pair->experiment),
-                        cell(display_name(pair->metric)), cell(format_params(pair->params)),
-                        format_with_unit(pair->baseline, pair->unit),
-                        format_with_unit(pair->candidate, pair->unit));
+    text += pair_line(*pair);
+  // The slowdowns compare does not gate on because the candidate measured them as noisy, by
+  // compare's word for them: never just "slower".
+  std::size_t unconfirmed = 0;
+  for (const PointVerdict& pair : verdict.comparison->points)
+    if (decision_of(pair) == Decision::unconfirmed)
+      text += pair_line(pair), ++unconfirmed;
+  const Wording words = wording(Decision::unconfirmed);
+  if (unconfirmed)
+    text += fmt::format("\n{} {}: {}.\n", unconfirmed, words.word, words.meaning);
   return text;
 }
 
@@ -174,9 +189,9 @@ std::string render_markdown(const std::vector<RunRecord>& runs, const json& cata
     for (const RunView* run : shown)
       if (const std::string table = experiment_table(experiment, *run); !table.empty())
         body +=
-            fmt::format("### {} · {}\n\n", cell(run->name), cell(run->device_model)) + table + "\n";
+            fmt::format("### {} · {}\n\n", md(run->name), md(run->device_model)) + table + "\n";
     if (!body.empty())
-      text += fmt::format("## {} ({})\n\n", cell(experiment.title), cell(experiment.name)) + body;
+      text += fmt::format("## {} ({})\n\n", md(experiment.title), md(experiment.name)) + body;
   }
   return text;
 }

@@ -32,15 +32,15 @@ ModelFigure model_figure(const PointAcrossRuns& across, const Prices& prices, bo
   return figure;
 }
 
-// Groups of one metric by parameters: the parameters' key -> one group per model, model order.
-using ByParams = std::vector<std::pair<const char*, std::vector<const PointAcrossRuns*>>>;
+// Groups of one metric by point: the point's key -> one group per model, model order.
+using ByParams = std::vector<std::pair<const PointKey*, std::vector<const PointAcrossRuns*>>>;
 
 ByParams by_params(const std::vector<PointAcrossRuns>& groups,
                    const std::vector<std::string>& models) {
   ByParams found;
-  std::map<const char*, std::size_t> index_of; // interned parameters: one address each
+  std::map<const PointKey*, std::size_t> index_of; // interned: one address per point
   for (const auto& group : groups) {
-    const char* key = group.points.front()->params_key.data();
+    const PointKey* key = group.points.front()->key;
     auto [it, added] = index_of.try_emplace(key, found.size());
     if (added)
       found.emplace_back(key, std::vector<const PointAcrossRuns*>(models.size(), nullptr));

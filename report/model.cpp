@@ -32,6 +32,8 @@ std::string MetricView::title() const {
 }
 
 const MetricView* ExperimentView::headline() const {
+  if (declaration->metrics.empty()) // an undeclared experiment that stored no point: it failed
+    return nullptr;
   const std::string name = declaration->headline_metric().name; // the runner's rule too
   for (const auto& metric : metrics)
     if (metric.metric == name)
@@ -181,13 +183,13 @@ PointView make_point(const Measurement& measurement, const RunView& run) {
   const PointStatus status = point_status(measurement);
   point.ok = status.ok();
   point.failure = status.reason;
+  point.samples = sample_counts(measurement);
   if (!point.ok)
     return point;
   const Summary s = summarize(measurement.used_samples());
   point.median = s.median;
   point.min = s.min;
   point.max = s.max;
-  point.n = static_cast<long long>(measurement.samples.size());
   point.ci_low = s.ci_low;
   point.ci_high = s.ci_high;
   point.noisy = measurement.noisy;
@@ -369,7 +371,7 @@ PageModel build_page_model(const std::vector<RunRecord>& stored, const json& cat
           metric->higher_is_better = measurement.direction == Direction::higher;
         }
         metric->points.push_back(make_point(measurement, run));
-        metric->points.back().params_key = intern(page, measurement.params.dump());
+        metric->points.back().key = &*page.point_keys.insert(PointKey::of(measurement)).first;
       }
     }
   }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/catalog.hpp"
+#include "core/point_key.hpp"
 #include "core/run_record.hpp"
 #include "core/vocabulary.hpp"
 
@@ -60,13 +61,13 @@ struct RunView {
 struct PointView {
   const Measurement* measurement = nullptr;
   const RunView* run = nullptr;
-  /// The parameters as compact JSON: the same point in another run. Interned by the page model,
-  /// so equal keys share one address (`params_key.data()` identifies the parameters).
-  std::string_view params_key;
+  /// The point's identity (core/point_key.hpp): the same point in another run has the same key.
+  /// Interned by the page model, so equal keys share one address and grouping compares pointers.
+  const PointKey* key = nullptr;
   bool ok = false;     ///< point_status() is ok: only such points carry figures
   std::string failure; ///< point_status()'s reason when not ok
   double median = 0, min = 0, max = 0;
-  long long n = 0;
+  SampleCounts samples; ///< used (the median's) and excluded: both are shown
   std::optional<double> ci_low, ci_high; ///< 95% confidence interval of the median, if stored
   bool noisy = false;              ///< sampling stopped before the confidence target was reached
   std::optional<double> limit_gbs; ///< the theoretical limit this point is compared with
@@ -174,9 +175,10 @@ struct PageModel {
   /// (a deque: ExperimentView::declaration points into both).
   std::vector<Declaration> catalog;
   std::deque<Declaration> undeclared;
-  /// The strings points share (parameters, limit words), stored once: a history of 1000 runs
-  /// has hundreds of thousands of points but a few hundred distinct parameter sets.
+  /// The strings points share (limit words) and their keys, stored once: a history of 1000 runs
+  /// has hundreds of thousands of points but a few thousand distinct ones.
   std::unordered_set<std::string> interned;
+  std::unordered_set<PointKey, PointKeyHash> point_keys;
 
   bool several_runs() const { return runs.size() > 1; }
   /// Past runs_drawn_apart runs, charts and tables summarise each point across runs.
@@ -208,7 +210,7 @@ std::optional<double> published_pct_of_limit(const json& figure, LimitKind kind)
 LimitKind declared_limit(const ExperimentView& experiment, const std::string& metric);
 
 /// A point's interval as the page writes it ("3012 – 3020 GB/s", "—" without one); what kind
-/// of interval it is comes from ci_label(point.n) (core/vocabulary.hpp).
+/// of interval it is comes from ci_label(point.samples.used) (core/vocabulary.hpp).
 std::string ci_text(const PointView& point, const std::string& unit);
 
 } // namespace apod::report

@@ -73,7 +73,7 @@ bool is_headline(const std::vector<HeadlineSeries>& headlines, const ExperimentV
                  const MetricView& metric, const std::string& model, const PointView& point) {
   return std::any_of(headlines.begin(), headlines.end(), [&](const HeadlineSeries& s) {
     return s.experiment == &experiment && s.metric == &metric && s.device_model == model &&
-           s.headline->params_key.data() == point.params_key.data(); // interned
+           s.headline->key == point.key; // interned: one address per point
   });
 }
 
@@ -81,12 +81,12 @@ bool is_headline(const std::vector<HeadlineSeries>& headlines, const ExperimentV
 void add_metric(std::vector<FigureHistory>& figures, const std::vector<const Machine*>& machines,
                 const ExperimentView& experiment, const MetricView& metric,
                 const std::string& model) {
-  std::unordered_map<const char*, std::size_t> figure_of; // interned parameters
+  std::unordered_map<const PointKey*, std::size_t> figure_of; // interned: one address per point
   const std::size_t first = figures.size();
   for (const auto& point : metric.points) {
     if (!point.ok || point.run->device_model != model)
       continue;
-    auto [it, added] = figure_of.try_emplace(point.params_key.data(), figures.size());
+    auto [it, added] = figure_of.try_emplace(point.key, figures.size());
     if (added) {
       FigureHistory figure;
       figure.experiment = &experiment;
@@ -149,7 +149,7 @@ Timeline build_timeline(const PageModel& page, const std::vector<HeadlineSeries>
       const PointView& any = *figure.series.front().points.front();
       figure.headline = is_headline(headlines, *figure.experiment, *figure.metric, model, any);
       if (verdict.baseline && verdict.baseline->device_model == model)
-        figure.verdict = verdict.pair_for(*figure.experiment, *figure.metric, *figure.params);
+        figure.verdict = verdict.pair_for(*any.key);
       order_and_detect(figure, detector);
     }
     std::stable_partition(figures.begin(), figures.end(),

@@ -22,23 +22,13 @@ std::vector<const PointVerdict*> BaselineVerdict::regressions() const {
   return found;
 }
 
-std::size_t BaselineVerdict::count(Change change) const {
-  return comparison ? static_cast<std::size_t>(comparison->count(change)) : 0;
+std::size_t BaselineVerdict::count(Decision decision) const {
+  return comparison ? static_cast<std::size_t>(comparison->count(decision)) : 0;
 }
 
-const PointVerdict* BaselineVerdict::pair_for(const ExperimentView& experiment,
-                                              const MetricView& metric, const json& params) const {
-  if (!comparison)
-    return nullptr;
-  for (const auto& point : comparison->points)
-    if (point.experiment == experiment.name && point.metric == metric.metric &&
-        point.unit == metric.unit && point.params == params)
-      return &point;
-  return nullptr;
-}
-
-std::string verdict_word(const PointVerdict& point) {
-  return point.regression ? "regression" : change_name(point.change);
+const PointVerdict* BaselineVerdict::pair_for(const PointKey& point) const {
+  const auto it = compared.find(point);
+  return comparison && it != compared.end() ? &comparison->points[it->second] : nullptr;
 }
 
 double relative_change(const PointVerdict& point) {
@@ -82,6 +72,11 @@ BaselineVerdict baseline_verdict(const PageModel& page, const std::string& pinne
         " could be compared with the pinned baseline: " + verdict.comparison->nothing_compared +
         ".";
     verdict.comparison.reset();
+    return verdict;
+  }
+  for (std::size_t i = 0; i < verdict.comparison->points.size(); ++i) {
+    const PointVerdict& point = verdict.comparison->points[i];
+    verdict.compared.emplace(PointKey::of(point.experiment, point.metric, point.params), i);
   }
   return verdict;
 }

@@ -9,6 +9,7 @@
 #include "analysis/compare.hpp"
 
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -25,16 +26,14 @@ struct BaselineVerdict {
 
   /// The compared points that are regressions, worst first (by the size of the change).
   std::vector<const PointVerdict*> regressions() const;
-  /// The compared points whose change is `change`.
-  std::size_t count(Change change) const;
-  /// The verdict of a point of the candidate run (same experiment, metric and parameters), if
-  /// compared.
-  const PointVerdict* pair_for(const ExperimentView& experiment, const MetricView& metric,
-                               const json& params) const;
+  /// The compared points of compare's decision `decision` (analysis/verdict_word.hpp).
+  std::size_t count(Decision decision) const;
+  /// The verdict of the candidate's point `point` (core/point_key.hpp), if compared.
+  const PointVerdict* pair_for(const PointKey& point) const;
+  /// comparison->points by their PointKey (an index, so that a copy stays valid).
+  std::unordered_map<PointKey, std::size_t, PointKeyHash> compared;
 };
 
-/// A point's verdict in a word: "regression", "faster", "slower" or "same".
-std::string verdict_word(const PointVerdict& point);
 /// The candidate's change against the baseline as a signed fraction of the baseline's figure.
 double relative_change(const PointVerdict& point);
 

@@ -100,10 +100,10 @@ std::vector<Plotted> plot_points(const std::vector<const PointView*>& points,
     return plotted;
   }
   // One row per device model and parameter set: the median of the run medians and their range.
-  std::map<std::pair<std::string, std::string>, std::size_t> index;
+  std::map<std::pair<std::string, const PointKey*>, std::size_t> index; // keys are interned
   for (const PointView* point : points) {
     const json& params = point->measurement->params;
-    const auto key = std::pair(point->run->device_model, params.dump());
+    const auto key = std::pair(point->run->device_model, point->key);
     auto [at, added] = index.try_emplace(key, plotted.size());
     if (added)
       plotted.push_back({nullptr,

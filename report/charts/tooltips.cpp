@@ -42,7 +42,7 @@ void add_tooltip_fields(json& row, const Plotted& plotted, const ExperimentView&
   row["median_text"] = format_with_unit(plotted.y, metric.unit);
   row["range_text"] = format_range(plotted.low, plotted.high, metric.unit);
   row["n_text"] = across ? std::to_string(plotted.points.size()) + " runs"
-                         : std::to_string(first.n) + " samples";
+                         : first.samples.text();
   if (!across)
     row["ci_text"] = ci_text(first, metric.unit);
   if (const auto pct = median_over(plotted, &PointView::pct_of_limit))

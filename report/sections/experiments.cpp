@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace apod::report {
 
@@ -78,14 +79,14 @@ TableData values_per_run(const PageModel& page, const ExperimentView& experiment
   columns.push_back({"median", numeric});
   if (optional.with_ci)
     columns.push_back({"95% CI of median", numeric});
-  for (const char* figure : {"min", "max", "n"})
+  for (const char* figure : {"min", "max", "n used", "excluded"})
     columns.push_back({figure, numeric});
   if (optional.compared)
     columns.push_back({"% of theoretical", numeric});
   if (optional.with_peak)
     columns.push_back({"% of achievable peak", numeric});
   const int figure_columns =
-      4 + (optional.with_ci ? 1 : 0) + (optional.compared ? 1 : 0) + (optional.with_peak ? 1 : 0);
+      5 + (optional.with_ci ? 1 : 0) + (optional.compared ? 1 : 0) + (optional.with_peak ? 1 : 0);
   columns.push_back({"verified", ""});
   TableData table(std::move(columns), "values");
 
@@ -104,7 +105,8 @@ TableData values_per_run(const PageModel& page, const ExperimentView& experiment
           cells.push_back({ci_text(point, metric.unit), numeric});
         cells.push_back({format_with_unit(point.min, metric.unit), numeric});
         cells.push_back({format_with_unit(point.max, metric.unit), numeric});
-        cells.push_back({std::to_string(point.n), numeric});
+        cells.push_back({std::to_string(point.samples.used), numeric});
+        cells.push_back({std::to_string(point.samples.excluded), numeric});
         if (optional.compared)
           cells.push_back({pct_text(point), numeric});
         if (optional.with_peak)
@@ -133,12 +135,12 @@ struct FailureAcrossRuns {
 // The failed points of `metric` by device model, parameters and reason, in first-seen order.
 std::vector<FailureAcrossRuns> failures_across_runs(const MetricView& metric) {
   std::vector<FailureAcrossRuns> failures;
-  std::map<std::string, std::size_t> index_of;
+  // The point's key is interned (one address per point): the device model and the reason beside it.
+  std::map<std::tuple<std::string, const PointKey*, std::string>, std::size_t> index_of;
   for (const auto& point : metric.points) {
     if (point.ok)
       continue;
-    const std::string key =
-        point.run->device_model + '\n' + std::string(point.params_key) + '\n' + point.failure;
+    const auto key = std::tuple(point.run->device_model, point.key, point.failure);
     auto [it, added] = index_of.try_emplace(key, failures.size());
     if (added)
       failures.push_back({point.run->device_model, &point, {}});

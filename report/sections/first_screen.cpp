@@ -137,6 +137,17 @@ std::string regression_text(const PointVerdict& pair) {
                      format_change(relative_change(pair)), change_text(pair));
 }
 
+// "3 faster, 1 unconfirmed (slower, but ...), 20 the same ...": compare's words, with the
+// meaning of those a reader would not guess (a slowdown that does not gate).
+std::string counts_text(const BaselineVerdict& verdict) {
+  std::string text = fmt::format("{} faster, ", verdict.count(Decision::faster));
+  for (const Decision d : {Decision::unconfirmed, Decision::slower})
+    if (const std::size_t n = verdict.count(d))
+      text += fmt::format("{} {} ({}), ", n, wording(d).word, wording(d).meaning);
+  return text + fmt::format("{} the same within their run-to-run noise",
+                            verdict.count(Decision::same));
+}
+
 mustache::data change_block(const PageContext& context) {
   const BaselineVerdict& verdict = context.verdict;
   mustache::data block;
@@ -154,12 +165,11 @@ mustache::data change_block(const PageContext& context) {
   std::string headline = regressions.empty() ? "No regression"
                                              : plural(regressions.size(), "regression") +
                                                    std::string(" beyond compare's threshold");
-  headline += fmt::format(
-      ": the newest run, {}, against the pinned baseline {} on {}. {} compared: "
-      "{} faster, {} slower, {} the same within their run-to-run noise",
-      run_words(*verdict.candidate), run_words(*verdict.baseline), verdict.baseline->device_model,
-      plural(compared, "point"), verdict.count(Change::faster), verdict.count(Change::slower),
-      verdict.count(Change::same));
+  headline += fmt::format(": the newest run, {}, against the pinned baseline {} on {}. {} "
+                          "compared: {}",
+                          run_words(*verdict.candidate), run_words(*verdict.baseline),
+                          verdict.baseline->device_model, plural(compared, "point"),
+                          counts_text(verdict));
   if (!verdict.comparison->left_out.empty())
     headline += fmt::format("; {} left out (new, removed, failed or not comparable)",
                             verdict.comparison->left_out.size());

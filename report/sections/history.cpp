@@ -66,13 +66,19 @@ mustache::data figure_row(const PageContext& context, const Timeline& timeline,
   row.set("state", figure.step_count() ? "stepped" : "steady");
   row.set("state_text", state_text(figure, detector));
   if (figure.verdict) {
-    row.set("verdict", fmt::format("{} against the baseline ({})", verdict_word(*figure.verdict),
+    const Wording words = wording(decision_of(*figure.verdict)); // compare's word for it
+    row.set("verdict", fmt::format("{} against the baseline ({})", words.word,
                                    format_change(relative_change(*figure.verdict))));
-    row.set("verdict_class",
-            figure.verdict->regression ? "bad" : change_name(figure.verdict->change));
+    row.set("verdict_class", words.word);
+    // Only a change needs its word explained; a thousand rows of "same" stay small.
+    if (figure.verdict->change == Change::same)
+      row.set("verdict_meaning", false);
+    else
+      row.set("verdict_meaning", words.meaning);
   } else {
     row.set("verdict", false);
     row.set("verdict_class", "");
+    row.set("verdict_meaning", false);
   }
   row.set("chart_json", json_for_script(figure_chart(figure, context.verdict)));
   return row;

@@ -72,10 +72,6 @@ double parse_threshold(const std::string& text) {
   return fraction;
 }
 
-const char* change_name(Change c) {
-  return c == Change::faster ? "faster" : c == Change::slower ? "slower" : "same";
-}
-
 const char* reason_name(LeftOutReason r) {
   switch (r) {
   case LeftOutReason::new_point:
@@ -130,6 +126,11 @@ int Verdict::unconfirmed() const {
 int Verdict::count(Change c) const {
   return static_cast<int>(std::count_if(points.begin(), points.end(),
                                         [c](const PointVerdict& p) { return p.change == c; }));
+}
+
+int Verdict::count(Decision d) const {
+  return static_cast<int>(std::count_if(points.begin(), points.end(),
+                                        [d](const PointVerdict& p) { return decision_of(p) == d; }));
 }
 
 int Verdict::points_with_noise(NoiseSource s) const {

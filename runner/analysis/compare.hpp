@@ -14,6 +14,7 @@
 
 #include "analysis/metric_class.hpp"
 #include "analysis/noise.hpp"
+#include "analysis/verdict_word.hpp"
 #include "core/run_record.hpp"
 
 #include <map>
@@ -38,8 +39,9 @@ CompareOptions parse_compare_config(const json& doc);
 /// refused (InputError) with a message saying which is meant: "5" is 500%, not 5%.
 double parse_threshold(const std::string& text);
 
+/// The direction of a significant change; the word a reader sees is wording(decision_of(point))
+/// (verdict_word.hpp), which also says whether a slowdown gates.
 enum class Change { same, faster, slower };
-const char* change_name(Change c);
 
 /// One point compared: the run-level figures and what the noise model says of their difference.
 struct PointVerdict {
@@ -98,7 +100,7 @@ struct Verdict {
   bool same_machine = true;
   double threshold = 0, fwer = 0;
   int gated_points = 0;
-  std::vector<PointVerdict> points; ///< regressions first, then faster, slower, same
+  std::vector<PointVerdict> points; ///< in the order of their decisions (verdict_word.hpp)
   /// Each experiment's gated points of one class taken whole (PointVerdict::points_taken_whole),
   /// where its history gives the noise of their median; in the points' Holm family.
   std::vector<PointVerdict> wholes;
@@ -107,7 +109,8 @@ struct Verdict {
   int regressions() const;       ///< of points
   int whole_regressions() const; ///< of experiments taken whole
   int unconfirmed() const; ///< slowdowns on points noisy in the candidate, not gated
-  int count(Change c) const;
+  int count(Change c) const;   ///< of points, by the direction of their change alone
+  int count(Decision d) const; ///< of points, by compare's decision (verdict_word.hpp)
   int points_with_noise(NoiseSource s) const;
   /// 0 no regression, 1 a regression, 2 nothing could be compared.
   int exit_code() const;

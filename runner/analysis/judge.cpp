@@ -4,6 +4,7 @@
 
 #include "analysis/distributions.hpp"
 #include "core/errors.hpp"
+#include "core/point_key.hpp"
 
 #include <fmt/format.h>
 
@@ -24,10 +25,6 @@ struct Figure {
 };
 /// The candidate's figures by comparability key, in the order the run recorded them.
 using Figures = std::vector<std::pair<std::string, Figure>>;
-
-std::string identity(const Measurement& m) {
-  return m.experiment + "|" + nlohmann::json::parse(m.params.dump()).dump() + "|" + m.metric;
-}
 
 int experiment_version(const RunRecord& run, const std::string& name) {
   for (const auto& e : run.experiments)
@@ -230,19 +227,12 @@ void decide(Verdict& v, const CompareOptions& options) {
       p.regression = p.gated && p.change == Change::slower && !p.noisy_candidate;
     }
   }
-  // Regressions first (largest first), then faster, then slower derived figures, then the same.
-  const auto rank = [](const PointVerdict& p) {
-    return p.regression      ? 0
-           : p.unconfirmed() ? 1
-           : p.change == Change::faster ? 2
-           : p.change == Change::slower ? 3
-                                        : 4;
-  };
+  // In the order of the decisions (regressions first), each changed one largest first.
   for (auto* list : {&v.points, &v.wholes})
     std::stable_sort(list->begin(), list->end(), [&](const PointVerdict& a, const PointVerdict& b) {
-      if (rank(a) != rank(b))
-        return rank(a) < rank(b);
-      return rank(a) < 4 && std::abs(a.slowdown) > std::abs(b.slowdown);
+      if (decision_of(a) != decision_of(b))
+        return decision_of(a) < decision_of(b);
+      return decision_of(a) != Decision::same && std::abs(a.slowdown) > std::abs(b.slowdown);
     });
 }
 
@@ -263,20 +253,20 @@ Verdict judge_figures(const RunRecord& base_run, const RunRecord& cand_run, cons
       base_by_key.emplace(m->comparability_key, m);
   for (const Measurement* m : cand_run.measurements())
     cand_keys.insert(m->comparability_key);
-  // Identities (experiment, params, metric) tell "not comparable" from "new" and "removed"; only
-  // the points whose keys found no partner need them.
-  std::set<std::string> base_identities, cand_identities;
+  // Points (PointKey: experiment, metric, params) tell "not comparable" from "new" and
+  // "removed"; only the points whose comparability keys found no partner need them.
+  std::set<PointKey> base_points, cand_points;
   for (const auto& [key, m] : base_by_key)
     if (!cand_keys.count(key))
-      base_identities.insert(identity(*m));
+      base_points.insert(PointKey::of(*m));
   for (const Measurement* m : cand_run.measurements())
     if (!base_by_key.count(m->comparability_key))
-      cand_identities.insert(identity(*m));
+      cand_points.insert(PointKey::of(*m));
   for (const auto& [key, figure] : figures) {
     const Measurement& m = *figure.m;
     const auto it = base_by_key.find(key);
     if (it == base_by_key.end()) {
-      const bool same_point = base_identities.count(identity(m)) > 0;
+      const bool same_point = base_points.count(PointKey::of(m)) > 0;
       left_out.push_back({m.experiment, m.metric, m.params,
                           same_point ? LeftOutReason::not_comparable : LeftOutReason::new_point,
                           same_point ? what_differs(base_run, cand_run, m.experiment) : ""});
@@ -294,7 +284,7 @@ Verdict judge_figures(const RunRecord& base_run, const RunRecord& cand_run, cons
                                  noise.estimate(cand_machine, m), v.same_machine));
   }
   for (const Measurement* m : base_run.measurements()) // in the baseline's order
-    if (!cand_keys.count(m->comparability_key) && !cand_identities.count(identity(*m)))
+    if (!cand_keys.count(m->comparability_key) && !cand_points.count(PointKey::of(*m)))
       left_out.push_back({m->experiment, m->metric, m->params, LeftOutReason::removed, ""});
   v.left_out = std::move(left_out);
   const int cand_runs = figures.empty() ? 1 : figures.front().second.runs;

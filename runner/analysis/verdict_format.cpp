@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace apod {
 
@@ -40,39 +41,47 @@ std::string when(const std::string& iso) {
   return iso.size() >= 16 ? iso.substr(0, 10) + " " + iso.substr(11, 5) : iso;
 }
 
+/// How a format writes stored text (an experiment's name) inside its own sentences: terminal_text,
+/// markdown_text (core/text.hpp), or as it is for json, whose encoder escapes it.
+using Escape = std::string (*)(std::string_view);
+
+std::string as_is(std::string_view text) {
+  return std::string(text);
+}
+
 /// "1 of 14 experiments slower as a whole (host_transfer host/PCIe transfers 1.050x slower); "
-std::string wholes_text(const Verdict& v) {
+std::string wholes_text(const Verdict& v, Escape escape) {
   if (v.wholes.empty())
     return "";
   std::string names;
   for (const PointVerdict& w : v.wholes)
     if (w.regression)
-      names += fmt::format("{}{} {} {}", names.empty() ? "" : ", ", w.experiment,
+      names += fmt::format("{}{} {} {}", names.empty() ? "" : ", ", escape(w.experiment),
                            class_phrase(w.metric_class), change_text(w));
   return fmt::format("{} of {} experiments slower as a whole{}; ", v.whole_regressions(),
                      v.wholes.size(), names.empty() ? "" : " (" + names + ")");
 }
 
-std::string count_line(const Verdict& v) {
+std::string count_line(const Verdict& v, Escape escape) {
   if (!v.nothing_compared.empty())
     return fmt::format("NOTHING COMPARED: 0 points of {} in common; {} left out",
                        short_id(v.candidate.id), v.left_out.size());
-  const int derived_slower = v.count(Change::slower) - v.regressions() - v.unconfirmed();
+  const int unconfirmed = v.count(Decision::unconfirmed);
+  const int derived_slower = v.count(Decision::slower);
   return fmt::format(
       "{}: {} regression{}, {} faster, {}{}{} same of {} points; {}{} left out",
       v.exit_code() == 1 ? "REGRESSION" : "no regression", v.regressions(),
-      v.regressions() == 1 ? "" : "s", v.count(Change::faster),
-      v.unconfirmed()
-          ? fmt::format("{} slower but noisy in the candidate (unconfirmed, not gated), ",
-                        v.unconfirmed())
-          : "",
+      v.regressions() == 1 ? "" : "s", v.count(Decision::faster),
+      unconfirmed ? fmt::format("{} slower but noisy in the candidate (unconfirmed, not gated), ",
+                                unconfirmed)
+                  : "",
       derived_slower ? fmt::format("{} slower (derived, not gated), ", derived_slower) : "",
-      v.count(Change::same), v.points.size(), wholes_text(v), v.left_out.size());
+      v.count(Decision::same), v.points.size(), wholes_text(v, escape), v.left_out.size());
 }
 
-std::string batch_line(const std::vector<Verdict>& verdicts) {
+std::string batch_line(const std::vector<Verdict>& verdicts, Escape escape) {
   if (verdicts.size() == 1)
-    return fmt::format("apod compare: {}", count_line(verdicts.front()));
+    return fmt::format("apod compare: {}", count_line(verdicts.front(), escape));
   int regressed = 0, nothing = 0, points = 0;
   for (const Verdict& v : verdicts) {
     regressed += v.exit_code() == 1;
@@ -131,8 +140,13 @@ std::string test_line(const Verdict& v) {
                      100 * v.fwer, 100 * v.threshold);
 }
 
-std::string whole_verdict(const PointVerdict& w) {
-  return w.regression ? "regression" : change_name(w.change);
+std::string word_of(const PointVerdict& p) {
+  return wording(decision_of(p)).word;
+}
+
+/// A markdown table's verdict cell: a regression in bold, the one word a reader must not miss.
+std::string verdict_cell(const PointVerdict& p) {
+  return p.regression ? "**" + word_of(p) + "**" : word_of(p);
 }
 
 /// The experiments taken whole a format shows: all, or the changed ones under --only-changed.
@@ -144,43 +158,24 @@ std::vector<const PointVerdict*> shown_wholes(const Verdict& v, const FormatOpti
   return out;
 }
 
-std::string group_title(const PointVerdict& p) {
-  if (p.regression)
-    return "regressions";
-  if (p.unconfirmed())
-    return "unconfirmed: slower, but the candidate measured the point as noisy (not gated; rerun "
-           "or --pool repeats to confirm)";
-  if (p.change == Change::faster)
-    return "faster";
-  if (p.change == Change::slower)
-    return "slower, derived figures (not gated)";
-  return "same";
-}
-
+/// Each point shown with its decision, and whether it opens the group of that decision (the
+/// points come in the order of the decisions, judge.cpp).
 template <class Row> void for_each_group(const Verdict& v, const FormatOptions& o, Row&& row) {
-  std::string title;
+  std::optional<Decision> group;
   for (const PointVerdict& p : v.points) {
     if (o.only_changed && p.change == Change::same)
       continue;
-    const bool first = group_title(p) != title;
-    title = group_title(p);
-    row(p, first ? title : std::string());
+    const Decision d = decision_of(p);
+    row(p, d, d != group);
+    group = d;
   }
 }
 
 /// Stored text as literal markdown (core/text.hpp): no label, metric or device name can open a
-/// heading, link, table cell or HTML comment in a job summary.
+/// heading, link, table cell or HTML comment in a job summary. apod's own sentences (counts,
+/// the noise and test lines; run ids are hex) go in as written.
 std::string md(const std::string& s) {
   return markdown_text(s);
-}
-
-/// apod's own sentences (counts, the noise and test lines; run ids are hex): only what would
-/// break a table row is escaped, so the job summary reads as written.
-std::string line(const std::string& s) {
-  std::string out;
-  for (char c : s)
-    out += c == '|' ? "\\|" : c == '\n' ? " " : std::string(1, c);
-  return out;
 }
 
 } // namespace
@@ -194,10 +189,10 @@ std::string change_text(const PointVerdict& p) {
 }
 
 std::string format_text(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
-  std::string out = batch_line(verdicts) + "\n";
+  std::string out = batch_line(verdicts, terminal_text) + "\n";
   for (const Verdict& v : verdicts) {
     if (verdicts.size() > 1)
-      out += fmt::format("\n{}", count_line(v));
+      out += fmt::format("\n{}", count_line(v, terminal_text));
     out += fmt::format("\nbaseline   {}\ncandidate  {}\n", run_line(v.baseline, true),
                        run_line(v.candidate, !v.same_machine));
     if (!v.nothing_compared.empty())
@@ -206,9 +201,9 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
       continue;
     if (!v.points.empty())
       out += fmt::format("noise      {}\ntest       {}\n", noise_line(v), test_line(v));
-    for_each_group(v, o, [&](const PointVerdict& p, const std::string& title) {
-      if (!title.empty())
-        out += fmt::format("{}:\n", title);
+    for_each_group(v, o, [&](const PointVerdict& p, Decision d, bool first) {
+      if (first)
+        out += fmt::format("{}: {}\n", wording(d).word, wording(d).meaning);
       out +=
           fmt::format("  {:<16} {:<22} {:<36} {:>12} -> {:<12} {:<14} noise ±{:.2g}%  p {:.2g}\n",
                       terminal_text(p.experiment), terminal_text(p.metric),
@@ -223,7 +218,7 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
       for (const PointVerdict* w : wholes)
         out += fmt::format("  {:<16} {:<28} {:<20} {:<14} {:<10} noise ±{:.2g}%  p {:.2g}\n",
                            terminal_text(w->experiment), class_phrase(w->metric_class),
-                           w->metric, change_text(*w), whole_verdict(*w), 100 * w->noise,
+                           w->metric, change_text(*w), word_of(*w), 100 * w->noise,
                            w->p_adjusted);
     }
     if (!v.left_out.empty())
@@ -239,28 +234,28 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
       out += fmt::format("  ... and {} more (--format json or markdown lists every one)\n",
                          v.left_out.size() - max_left_out_lines);
   }
-  return out + fmt::format("\n{}\n", batch_line(verdicts));
+  return out + fmt::format("\n{}\n", batch_line(verdicts, terminal_text));
 }
 
 std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
-  std::string out = fmt::format("### {}\n", line(batch_line(verdicts)));
+  std::string out = fmt::format("### {}\n", batch_line(verdicts, markdown_text));
   for (const Verdict& v : verdicts) {
     out += fmt::format("\n#### {} against {}\n\n**{}**\n\n", short_id(v.candidate.id),
-                       short_id(v.baseline.id), line(count_line(v)));
+                       short_id(v.baseline.id), count_line(v, markdown_text));
     out += "| | run | started | GPU | label |\n|---|---|---|---|---|\n";
     for (const auto* r : {&v.baseline, &v.candidate})
       out += fmt::format("| {} | {} | {} | {} {}@{} | {} |\n",
                          r == &v.baseline ? "baseline" : "candidate", markdown_code(r->id),
-                         line(when(r->started_at)), md(r->device),
+                         md(when(r->started_at)), md(r->device),
                          markdown_code(r->uuid.substr(0, 12)), md(r->host), md(r->label));
     if (!v.nothing_compared.empty())
       out += fmt::format("\nNothing compared: {}.\n", md(v.nothing_compared));
     if (!v.points.empty())
-      out += fmt::format("\nNoise: {}. Test: {}.\n", line(noise_line(v)), line(test_line(v)));
+      out += fmt::format("\nNoise: {}. Test: {}.\n", noise_line(v), test_line(v));
     bool open_table = false, in_same = false;
-    for_each_group(v, o, [&](const PointVerdict& p, const std::string& title) {
-      if (!title.empty()) {
-        if (title == "same") {
+    for_each_group(v, o, [&](const PointVerdict& p, Decision d, bool first) {
+      if (first) {
+        if (d == Decision::same) {
           out += fmt::format("\n<details><summary>{} points the same</summary>\n",
                              v.count(Change::same));
           in_same = true;
@@ -274,7 +269,7 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
       }
       out +=
           fmt::format("| {} | {} | {} | {} | {} | {} | {} | ±{:.2g}% |\n",
-                      p.regression ? "**regression**" : p.unconfirmed() ? "unconfirmed (noisy)" : change_name(p.change), md(p.experiment),
+                      verdict_cell(p), md(p.experiment),
                       md(p.metric), markdown_code(params_text(p.params)),
                       md(value_text(p.baseline, p.unit)),
                       md(value_text(p.candidate, p.unit)), change_text(p), 100 * p.noise);
@@ -287,7 +282,7 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
              "|---|---|---|---:|---|---:|---:|\n";
       for (const PointVerdict* w : wholes)
         out += fmt::format("| {} | {} | {} | {} | {} | ±{:.2g}% | {:.2g} |\n",
-                           w->regression ? "**regression**" : whole_verdict(*w),
+                           verdict_cell(*w),
                            md(w->experiment), class_phrase(w->metric_class),
                            w->points_taken_whole, change_text(*w), 100 * w->noise,
                            w->p_adjusted);
@@ -304,7 +299,7 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
       out += "\n</details>\n";
     }
   }
-  return out + fmt::format("\n**{}**\n", line(batch_line(verdicts)));
+  return out + fmt::format("\n**{}**\n", batch_line(verdicts, markdown_text));
 }
 
 json to_json(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
@@ -338,7 +333,7 @@ json to_json(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
         {"fwer", v.fwer},
         {"multiple_comparisons", v.wholes.empty() ? "holm" : "holm_weighted"},
         {"gated_points", v.gated_points},
-        {"summary", count_line(v)},
+        {"summary", count_line(v, as_is)},
         {"nothing_compared", v.nothing_compared.empty() ? json(nullptr) : json(v.nothing_compared)},
         {"points", json::array()},
         {"wholes", json::array()},
@@ -349,7 +344,7 @@ json to_json(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
                              {"points", w->points_taken_whole},
                              {"slowdown_factor", std::exp(w->slowdown)},
                              {"change", change_text(*w)},
-                             {"verdict", change_name(w->change)},
+                             {"verdict", word_of(*w)},
                              {"regression", w->regression},
                              {"noise_rel", w->noise},
                              {"df", std::isinf(w->df) ? json(nullptr) : json(w->df)},
@@ -373,7 +368,7 @@ json to_json(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
                              {"ratio", p.candidate / p.baseline},
                              {"slowdown_factor", std::exp(p.slowdown)},
                              {"change", change_text(p)},
-                             {"verdict", change_name(p.change)},
+                             {"verdict", word_of(p)},
                              {"regression", p.regression},
                              {"noisy_candidate", p.noisy_candidate},
                              {"noise_rel", p.noise},

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <numeric>
 #include <stdexcept>
 
@@ -40,23 +39,6 @@ size_t median_ci_rank(size_t n) {
 
 }  // namespace
 
-std::string comparability_key(const std::string& gpu_model, const std::string& driver_branch,
-                              const std::string& experiment, int experiment_version,
-                              const json& params, const std::string& metric) {
-  // nlohmann::json (not ordered_json) sorts object keys, so {a,b} and {b,a} hash alike.
-  const std::string canonical = "apod-ck-1|" + gpu_model + "|" + driver_branch + "|" + experiment + "|" +
-                                std::to_string(experiment_version) + "|" +
-                                nlohmann::json::parse(params.dump()).dump() + "|" + metric;
-  uint64_t h = 0xcbf29ce484222325ull;
-  for (unsigned char c : canonical) {
-    h ^= c;
-    h *= 0x100000001b3ull;
-  }
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(h));
-  return hex;
-}
-
 std::vector<double> used_values(const std::vector<double>& values, const std::vector<uint8_t>& excluded) {
   if (excluded.empty()) return values;
   std::vector<double> used;
@@ -66,6 +48,18 @@ std::vector<double> used_values(const std::vector<double>& values, const std::ve
 }
 
 std::vector<double> Measurement::used_samples() const { return used_values(samples, excluded); }
+
+SampleCounts sample_counts(const Measurement& m) {
+  SampleCounts counts;
+  for (size_t i = 0; i < m.samples.size(); ++i)
+    (i < m.excluded.size() && m.excluded[i] != 0 ? counts.excluded : counts.used)++;
+  return counts;
+}
+
+std::string SampleCounts::text() const {
+  if (excluded == 0) return std::to_string(used) + " samples";
+  return std::to_string(used) + " samples used, " + std::to_string(excluded) + " excluded";
+}
 
 PointStatus point_status(const Measurement& m) {
   if (!m.error.empty()) return {PointState::failed, m.error};

@@ -2,10 +2,12 @@
 #pragma once
 
 #include "core/metric_class.hpp"
+#include "core/point_key.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,12 +40,6 @@ Summary summarize(const std::vector<double>& values);
 /// The values whose flag in `excluded` is 0 (a value past the end of `excluded` counts as used).
 std::vector<double> used_values(const std::vector<double>& values, const std::vector<uint8_t>& excluded);
 
-/// The comparability key of a measurement: 16 hex digits of FNV-1a 64 over the GPU model, the
-/// driver branch, the experiment's name and version, the parameters (keys sorted) and the metric.
-std::string comparability_key(const std::string& gpu_model, const std::string& driver_branch,
-                              const std::string& experiment, int experiment_version,
-                              const json& params, const std::string& metric);
-
 /// Why a point stopped taking samples.
 inline constexpr const char* stop_converged = "converged";   ///< CI half-width within target
 inline constexpr const char* stop_time_cap = "time_cap";     ///< per-point time cap reached
@@ -66,8 +62,8 @@ struct Measurement {
   std::vector<uint8_t> excluded;
   std::string stop_reason = stop_fixed;
   bool noisy = false;              ///< never reached the confidence target
-  /// Hash of GPU model, driver branch, experiment and version, params and metric: results with
-  /// equal keys may be compared (set by the runner; see comparability_key()).
+  /// Hash of GPU model, driver branch, experiment version and the point's PointKey: results
+  /// with equal keys may be compared (set by the runner; core/point_key.hpp).
   std::string comparability_key;
   /// What kind of figure it is (core/metric_class.hpp): set from the experiment's declaration
   /// when recorded, stored with the point, read by compare.
@@ -78,6 +74,19 @@ struct Measurement {
   /// point_status(*this).ok().
   bool ok() const;
 };
+
+/// How many of a point's samples its statistics use and how many were left out (taken under low
+/// clocks or throttling): every reader shows both, since a median of 8 samples beside a count of
+/// 10 would claim more than it has.
+struct SampleCounts {
+  std::size_t used = 0, excluded = 0;
+  std::size_t taken() const { return used + excluded; }
+  /// "10 samples", or "8 samples used, 2 excluded" where some were left out.
+  std::string text() const;
+};
+
+/// The counts of `m`'s samples, by the same rule as used_samples().
+SampleCounts sample_counts(const Measurement& m);
 
 /// What a point is worth, decided in one place for every reader (the run summary, the store,
 /// the report, compare): ok (a figure), failed (no figure: an error, a wrong answer, no

@@ -150,6 +150,7 @@ std::string number(double v) {
 
 std::string csv_row(const RunRecord& run, const ExperimentRecord& e, const Measurement& m) {
   const Summary s = summarize(m.used_samples());
+  const SampleCounts counts = sample_counts(m);
   const PointStatus status = point_status(m);
   const auto stat = [&](double v) { return s.n ? number(v) : std::string(); };
   const std::string fields[] = {csv_field(run.id),
@@ -168,8 +169,8 @@ std::string csv_row(const RunRecord& run, const ExperimentRecord& e, const Measu
                                 status.word(),
                                 csv_field(status.reason),
                                 m.verified ? "true" : "false",
-                                std::to_string(m.samples.size()),
-                                std::to_string(s.n),
+                                std::to_string(counts.taken()),
+                                std::to_string(counts.used),
                                 stat(s.median),
                                 stat(s.min),
                                 stat(s.max),

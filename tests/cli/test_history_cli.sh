@@ -66,7 +66,7 @@ check every_run_judged 1 "5 runs against aa01: 1 with regressions (2 points or e
 check named_candidates 1 "2 runs against aa01: 1 with regressions" -- "$apod" compare pinned bb01 cc03 --db "$tmp/h.db"
 check regression_markdown 1 "| **regression** |" -- "$apod" compare --db "$tmp/h.db" --format markdown
 check regression_json 1 '"regression": true' -- "$apod" compare --db "$tmp/h.db" --format json
-check only_changed 1 "regressions:" -- "$apod" compare --db "$tmp/h.db" --only-changed
+check only_changed 1 "regression: slower beyond" -- "$apod" compare --db "$tmp/h.db" --only-changed
 check threshold_percent 0 "must also exceed 20%" -- "$apod" compare --db "$tmp/h.db" --threshold 20%
 check threshold_fraction 0 "no regression" -- "$apod" compare --db "$tmp/h.db" --threshold 0.2
 check threshold_ambiguous 2 "a fraction or a percentage is meant" -- "$apod" compare --db "$tmp/h.db" --threshold 5

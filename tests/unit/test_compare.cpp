@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
 
 using namespace apod;
 
@@ -19,6 +20,8 @@ struct Point {
   json params = {{"offset", 0}};
   std::string direction = "higher";
   std::string key = "k0";
+  /// The class its experiment declares (stored with the point; compare reads it from there).
+  std::string metric_class = "device_memory";
 };
 
 json measurement(const Point& p, double center, double within_rel = 0.001) {
@@ -28,7 +31,7 @@ json measurement(const Point& p, double center, double within_rel = 0.001) {
   return {
       {"experiment", p.experiment}, {"params", p.params}, {"metric", p.metric}, {"unit", p.unit},
       {"direction", p.direction},   {"samples", samples}, {"status", "ok"},     {"verified", true},
-      {"comparability_key", p.key}};
+      {"comparability_key", p.key}, {"class", p.metric_class}};
 }
 
 RunRecord run(const std::string& id, int minute, std::vector<json> ms,
@@ -126,31 +129,16 @@ TEST(Options, ConfigFileFields) {
   EXPECT_THROW(parse_compare_config(json::parse("[]")), InputError);
 }
 
-TEST(MetricClasses, ByUnitLimitAndParameters) {
-  Measurement m;
-  m.unit = "GB/s";
-  m.metric = "effective_bandwidth";
-  EXPECT_EQ(metric_class(m, LimitKind::dram), MetricClass::device_memory);
-  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_link);
-  m.params = {{"memory", "pageable"}};
-  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_phase)
-      << "the CPU copies pageable memory";
-  m.params = json::object();
-  m.metric = "h2d_bandwidth";
-  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::host_link);
-  m.metric = "sector_model_bandwidth";
-  EXPECT_EQ(metric_class(m, LimitKind::dram), MetricClass::derived);
-  m.metric = "overall_ms";
-  m.unit = "ms";
-  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::host_phase);
-  m.metric = "parallel_fraction";
-  m.unit = "1";
-  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::derived);
-  m.unit = "GFLOP/s";
-  m.metric = "flop_rate";
-  EXPECT_EQ(metric_class(m, LimitKind::none), MetricClass::on_chip);
+TEST(MetricClasses, DerivedFiguresNeverGate) {
   EXPECT_FALSE(class_defaults(MetricClass::derived).gated);
   EXPECT_TRUE(class_defaults(MetricClass::host_phase).gated);
+}
+
+TEST(MetricClasses, ThePointsStoredClassIsTheOneCompareReads) {
+  Point p;
+  p.metric_class = "host_phase";
+  const RunRecord r = run("c1a55", 0, {measurement(p, 100)});
+  EXPECT_EQ(r.measurements()[0]->metric_class, MetricClass::host_phase);
 }
 
 TEST(Noise, SuccessiveDifferencesOfOnePointWithinSegmentsOnly) {
@@ -192,7 +180,8 @@ TEST(Noise, TailsOfHostPhasesAreCapped) {
   for (int i = 0; i < 8; ++i) {
     std::vector<json> ms;
     for (int k = 0; k < 4; ++k) {
-      Point p{"overlap_matrix", "overall_ms", "ms", {{"n", k}}, "lower", fmt::format("t{}", k)};
+      Point p{"overlap_matrix", "overall_ms", "ms", {{"n", k}}, "lower", fmt::format("t{}", k),
+              "host_phase"};
       ms.push_back(measurement(p, 1 + 0.01 * std::sin(i + 2.0 * k)));
     }
     runs.push_back(run(fmt::format("b{}", i), i, ms));
@@ -229,7 +218,7 @@ TEST(Judge, TheReportsVerdictTakesTheDatabaseAsHistory) {
 }
 
 TEST(Judge, ATimeThatGrowsIsSlowerLikeABandwidthThatFalls) {
-  Point t{"staged_copy", "total_ms", "ms", {{"n_streams", 1}}, "lower", "t"};
+  Point t{"staged_copy", "total_ms", "ms", {{"n_streams", 1}}, "lower", "t", "host_phase"};
   Point b{"offset_copy", "effective_bandwidth", "GB/s", {{"offset", 0}}, "higher", "b"};
   std::vector<RunRecord> runs;
   for (int i = 0; i < 6; ++i)
@@ -256,7 +245,7 @@ TEST(Judge, SmallShiftsUnderTheThresholdAreTheSame) {
 }
 
 TEST(Judge, DerivedFiguresAreShownButNeverGate) {
-  Point f{"scaling", "parallel_fraction", "1", {{"law", "strong"}}, "higher", "f"};
+  Point f{"scaling", "parallel_fraction", "1", {{"law", "strong"}}, "higher", "f", "derived"};
   std::vector<RunRecord> runs;
   for (int i = 0; i < 6; ++i)
     runs.push_back(run(fmt::format("d{}", i), i, {measurement(f, 0.9)}));
@@ -370,7 +359,7 @@ TEST(Formats, CountLineFirstAndLastRegressionsFirstAndOnlyChanged) {
   const std::string first = text.substr(0, text.find('\n'));
   EXPECT_NE(first.find("REGRESSION: 5 regressions"), std::string::npos) << first;
   EXPECT_NE(text.rfind(first), 0u) << "the count line closes the output too";
-  EXPECT_LT(text.find("regressions:"), text.find("same:"));
+  EXPECT_LT(text.find("regression: slower beyond"), text.find("same: no change"));
   EXPECT_EQ(format_text({v}, {true}).find("offset=0 label=a|b"), std::string::npos)
       << "same points hidden";
   const std::string md = format_markdown({v});
@@ -411,19 +400,41 @@ TEST(Judge, ASlowdownOnAPointTheCandidateMeasuredAsNoisyIsUnconfirmed) {
     EXPECT_EQ(v.points[0].params["offset"], 2) << "listed first either way";
     const std::string text = format_text({v});
     EXPECT_EQ(text.find("noisy in the candidate") != std::string::npos, noisy) << text;
+    // Every format calls the point by compare's one word for it (verdict_word.hpp).
+    const std::string word = noisy ? "unconfirmed" : "regression";
+    EXPECT_EQ(wording(decision_of(v.points[0])).word, word);
+    EXPECT_NE(text.find(word + ": " + wording(decision_of(v.points[0])).meaning), std::string::npos)
+        << text;
+    EXPECT_NE(format_markdown({v}).find(noisy ? "| unconfirmed | offset\\_copy |"
+                                              : "| **regression** | offset\\_copy |"),
+              std::string::npos);
+    EXPECT_EQ(to_json({v})["verdicts"][0]["points"][0]["verdict"], word);
+    EXPECT_EQ(v.count(Decision::unconfirmed), noisy ? 1 : 0);
+    EXPECT_EQ(v.count(Decision::slower), 0) << "a gated slowdown is never just slower";
   }
 }
 
-TEST(MetricClasses, SmallTransfersAreHostPhaseLatenciesBulkOnesTheLink) {
-  Measurement m;
-  m.unit = "GB/s";
-  m.metric = "effective_bandwidth";
-  m.params = {{"memory", "pinned"}, {"bytes", 4096}};
-  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_phase);
-  m.params["bytes"] = 268435456;
-  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_link);
-  m.extra = {{"bytes_per_transfer", 65536.0}}; // a batch of small transfers: each is small
-  EXPECT_EQ(metric_class(m, LimitKind::pcie), MetricClass::host_phase);
+TEST(Decisions, EachHasOneWordAndMeaning) {
+  PointVerdict p;
+  EXPECT_EQ(decision_of(p), Decision::same);
+  p.change = Change::faster;
+  EXPECT_EQ(decision_of(p), Decision::faster);
+  p.change = Change::slower;
+  p.gated = false;
+  EXPECT_EQ(decision_of(p), Decision::slower) << "a derived figure";
+  p.gated = true;
+  p.noisy_candidate = true;
+  EXPECT_EQ(decision_of(p), Decision::unconfirmed);
+  p.noisy_candidate = false;
+  p.regression = true;
+  EXPECT_EQ(decision_of(p), Decision::regression);
+  std::set<std::string> words;
+  for (Decision d : {Decision::regression, Decision::unconfirmed, Decision::faster,
+                     Decision::slower, Decision::same}) {
+    words.insert(wording(d).word);
+    EXPECT_GT(std::string(wording(d).meaning).size(), 20u) << wording(d).word;
+  }
+  EXPECT_EQ(words.size(), 5u);
 }
 
 TEST(Distributions, WeightedHolmStepsDownByWeight) {

@@ -59,15 +59,18 @@ TEST(Stats, ExcludedSamplesAreLeftOutOfTheStatistics) {
   EXPECT_DOUBLE_EQ(summarize(used).min, 100);
 }
 
-TEST(Comparability, KeyIgnoresParamOrderButNotTheirValues) {
-  const auto a = comparability_key("NVIDIA H200", "580", "offset_copy", 1, {{"word_bytes", 4}, {"offset", 1}}, "effective_bandwidth");
-  const auto b = comparability_key("NVIDIA H200", "580", "offset_copy", 1, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth");
-  EXPECT_EQ(a, b);
-  EXPECT_EQ(a.size(), 16u);
-  EXPECT_NE(a, comparability_key("NVIDIA H200", "580", "offset_copy", 1, {{"offset", 2}, {"word_bytes", 4}}, "effective_bandwidth"));
-  EXPECT_NE(a, comparability_key("NVIDIA H100", "580", "offset_copy", 1, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth"));
-  EXPECT_NE(a, comparability_key("NVIDIA H200", "575", "offset_copy", 1, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth"));
-  EXPECT_NE(a, comparability_key("NVIDIA H200", "580", "offset_copy", 2, {{"offset", 1}, {"word_bytes", 4}}, "effective_bandwidth"));
+TEST(Measurement, SampleCountsAreUsedAndExcludedByTheStatisticsRule) {
+  Measurement m;
+  m.samples = {100, 1, 102, 101, 99};
+  m.excluded = {0, 1, 0, 2};  // the fifth sample has no flag: used, as by used_samples()
+  const SampleCounts counts = sample_counts(m);
+  EXPECT_EQ(counts.used, m.used_samples().size());
+  EXPECT_EQ(counts.used, 3u);
+  EXPECT_EQ(counts.excluded, 2u);
+  EXPECT_EQ(counts.taken(), 5u);
+  EXPECT_EQ(counts.text(), "3 samples used, 2 excluded");
+  m.excluded.clear();
+  EXPECT_EQ(sample_counts(m).text(), "5 samples");
 }
 
 TEST(Measurement, PointStatusDecidesOkFailedOrExcludedWithOneText) {
