@@ -14,20 +14,17 @@ namespace {
 
 constexpr const limits::JsonLimits& document = limits::results_document;
 
-[[noreturn]] void refuse(const std::string& where, const std::string& what) {
-  throw InputError(fmt::format("not a valid apod-results document: {}: {}", where, what));
-}
-
 void check_text(const std::string& text, const std::string& where,
                 std::size_t max = document.max_string_bytes) {
   if (text.size() > max)
-    refuse(where, fmt::format("{} bytes, more than {}", text.size(), max));
+    refuse_results(where, fmt::format("{} bytes, more than {}", text.size(), max));
 }
 
 // Depth, string length and object size of a JSON value, with an explicit stack: the value may
-// come from a database, where no parser bounded it on the way in.
-void check_json(const json& root, const std::string& where) {
-  std::vector<std::pair<const json*, int>> pending{{&root, 1}};
+// come from a database, where no parser bounded it on the way in. `root_depth` is the root's within
+// its run (2 for an element of an array).
+void check_json(const json& root, const std::string& where, int root_depth = 1) {
+  std::vector<std::pair<const json*, int>> pending{{&root, root_depth}};
   while (!pending.empty()) {
     const auto [value, depth] = pending.back();
     pending.pop_back();
@@ -36,9 +33,9 @@ void check_json(const json& root, const std::string& where) {
     if (!value->is_structured())
       continue;
     if (depth > document.max_depth)
-      refuse(where, fmt::format("nested deeper than {} levels", document.max_depth));
+      refuse_results(where, fmt::format("nested deeper than {} levels", document.max_depth));
     if (value->size() > document.max_members && value->is_object())
-      refuse(where, fmt::format("an object of more than {} members", document.max_members));
+      refuse_results(where, fmt::format("an object of more than {} members", document.max_members));
     for (auto it = value->begin(); it != value->end(); ++it) {
       if (value->is_object())
         check_text(it.key(), where);
@@ -49,10 +46,10 @@ void check_json(const json& root, const std::string& where) {
 
 void check_measurement(const Measurement& m, const std::string& where) {
   if (m.samples.size() > limits::max_samples_per_measurement)
-    refuse(where, fmt::format("{} samples in one measurement, more than {}", m.samples.size(),
+    refuse_results(where, fmt::format("{} samples in one measurement, more than {}", m.samples.size(),
                               limits::max_samples_per_measurement));
   if (m.params.is_object() && m.params.size() > limits::max_params_keys)
-    refuse(where + ".params",
+    refuse_results(where + ".params",
            fmt::format("{} keys, more than {}", m.params.size(), limits::max_params_keys));
   for (const std::string* text : {&m.metric, &m.unit, &m.error, &m.comparability_key})
     check_text(*text, where);
@@ -68,12 +65,13 @@ void check_run_limits(const RunRecord& r, const std::string& where) {
     check_text(*text, where);
   if (r.finished_at)
     check_text(*r.finished_at, where + ".finished_at");
-  check_json(r.environment, where + ".environment");
-  check_json(r.device, where + ".device");
+  check_json(to_json(r.environment), where + ".environment");
+  check_json(to_json(r.device), where + ".device");
   if (r.telemetry.size() > limits::max_telemetry_per_run)
-    refuse(where + ".telemetry",
+    refuse_results(where + ".telemetry",
            fmt::format("more than {} readings", limits::max_telemetry_per_run));
-  check_json(r.telemetry, where + ".telemetry");
+  for (const TelemetryReading& reading : r.telemetry)
+    check_json(to_json(reading), where + ".telemetry", 2);
   std::size_t measurements = 0;
   for (size_t i = 0; i < r.experiments.size(); ++i) {
     const ExperimentRecord& e = r.experiments[i];
@@ -82,10 +80,10 @@ void check_run_limits(const RunRecord& r, const std::string& where) {
     check_text(e.error, w + ".error");
     check_text(e.started_at, w + ".started_at");
     if (e.version < 0 || e.version > 1000000)
-      refuse(w + ".version", "expected an integer 0..1000000");
+      refuse_results(w + ".version", "expected an integer 0..1000000");
     measurements += e.measurements.size();
     if (measurements > limits::max_measurements_per_run)
-      refuse(where, fmt::format("more than {} measurements", limits::max_measurements_per_run));
+      refuse_results(where, fmt::format("more than {} measurements", limits::max_measurements_per_run));
     for (size_t j = 0; j < e.measurements.size(); ++j)
       check_measurement(e.measurements[j], fmt::format("{}.measurements[{}]", w, j));
   }

@@ -16,10 +16,6 @@ namespace apod {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& where, const std::string& what) {
-  throw InputError(fmt::format("not a valid apod-results document: {}: {}", where, what));
-}
-
 // The JSON types a field may have, with the words a message uses for them.
 enum class Kind { string, object, array, boolean, integer, number };
 
@@ -47,9 +43,9 @@ const char* words(Kind kind) {
 }
 
 const json& required(const json& obj, const char* key, Kind kind, const std::string& where) {
-  if (!obj.contains(key)) bad(where, fmt::format("missing \"{}\"", key));
+  if (!obj.contains(key)) refuse_results(where, fmt::format("missing \"{}\"", key));
   const json& v = obj[key];
-  if (!is(v, kind)) bad(where + "." + key, fmt::format("expected {}, found {}", words(kind), v.type_name()));
+  if (!is(v, kind)) refuse_results(where + "." + key, fmt::format("expected {}, found {}", words(kind), v.type_name()));
   return v;
 }
 
@@ -57,7 +53,7 @@ const json& required(const json& obj, const char* key, Kind kind, const std::str
 const json* optional(const json& obj, const char* key, Kind kind, const std::string& where, bool nullable = true) {
   if (!obj.contains(key) || (nullable && obj[key].is_null())) return nullptr;
   if (!is(obj[key], kind))
-    bad(where + "." + key, fmt::format("expected {}{}", words(kind), nullable ? " or null" : ""));
+    refuse_results(where + "." + key, fmt::format("expected {}{}", words(kind), nullable ? " or null" : ""));
   return &obj[key];
 }
 
@@ -120,7 +116,7 @@ json to_json(const Measurement& m) {
 }
 
 Measurement measurement_from_json(const json& j, const std::string& where) {
-  if (!j.is_object()) bad(where, "expected an object");
+  if (!j.is_object()) refuse_results(where, "expected an object");
   Measurement m;
   m.experiment = required(j, "experiment", Kind::string, where).get<std::string>();
   m.params = required(j, "params", Kind::object, where);
@@ -129,30 +125,30 @@ Measurement measurement_from_json(const json& j, const std::string& where) {
   const json& samples = required(j, "samples", Kind::array, where);
   m.samples.reserve(samples.size());
   for (size_t i = 0; i < samples.size(); ++i) {
-    if (!is(samples[i], Kind::number)) bad(fmt::format("{}.samples[{}]", where, i), "not a finite number");
+    if (!is(samples[i], Kind::number)) refuse_results(fmt::format("{}.samples[{}]", where, i), "not a finite number");
     m.samples.push_back(samples[i].get<double>());
   }
   for (const char* key : statistics) optional(j, key, Kind::number, where);
   if (const json* ex = optional(j, "sample_excluded", Kind::array, where, false)) {
-    if (ex->size() != samples.size()) bad(where + ".sample_excluded", "length differs from samples");
+    if (ex->size() != samples.size()) refuse_results(where + ".sample_excluded", "length differs from samples");
     for (const json& e : *ex) {
       if (!e.is_number_integer() || e.get<int64_t>() < 0 || e.get<int64_t>() > 255)
-        bad(where + ".sample_excluded", "expected integers 0..255");
+        refuse_results(where + ".sample_excluded", "expected integers 0..255");
       m.excluded.push_back(static_cast<uint8_t>(e.get<int64_t>()));
     }
   }
   if (const json* n = optional(j, "n", Kind::integer, where, false); n && n->get<int64_t>() != int64_t(samples.size()))
-    bad(where + ".n", "does not equal the number of samples");
+    refuse_results(where + ".n", "does not equal the number of samples");
   const std::string direction = optional_text(j, "direction", where, "higher");
-  if (direction != "higher" && direction != "lower") bad(where + ".direction", "unexpected value " + j["direction"].dump());
+  if (direction != "higher" && direction != "lower") refuse_results(where + ".direction", "unexpected value " + j["direction"].dump());
   m.direction = direction_from_string(direction);
   m.stop_reason = optional_text(j, "stop_reason", where, stop_fixed);
-  if (!one_of(m.stop_reason, stop_reasons)) bad(where + ".stop_reason", "unexpected value " + j["stop_reason"].dump());
+  if (!one_of(m.stop_reason, stop_reasons)) refuse_results(where + ".stop_reason", "unexpected value " + j["stop_reason"].dump());
   if (const json* noisy = optional(j, "noisy", Kind::boolean, where, false)) m.noisy = noisy->get<bool>();
   m.comparability_key = optional_text(j, "comparability_key", where);
   if (const json* verified = optional(j, "verified", Kind::boolean, where, false)) m.verified = verified->get<bool>();
   const std::string status = optional_text(j, "status", where, "ok");
-  if (status != "ok" && status != "failed") bad(where + ".status", "unexpected value " + j["status"].dump());
+  if (status != "ok" && status != "failed") refuse_results(where + ".status", "unexpected value " + j["status"].dump());
   if (const json* extra = optional(j, "extra", Kind::object, where, false)) m.extra = *extra;
   // The class the runner stored from the experiment's declaration; a document of an apod older
   // than the catalog has none, and the point takes the class its experiment declares now.
@@ -162,7 +158,7 @@ Measurement measurement_from_json(const json& j, const std::string& where) {
   } else if (const auto c = find_class(metric_class)) {
     m.metric_class = *c;
   } else {
-    bad(where + ".class", "unexpected value " + j["class"].dump());
+    refuse_results(where + ".class", "unexpected value " + j["class"].dump());
   }
   m.error = optional_text(j, "error", where);
   // A point stored as failed stays failed, with its reason, even if its flags would say ok.
@@ -191,21 +187,21 @@ json to_json(const RunRecord& r) {
           {"finished_at", r.finished_at ? json(*r.finished_at) : json(nullptr)},
           {"status", r.status},
           {"apod_version", r.apod_version},
-          {"environment", r.environment},
-          {"device", r.device},
+          {"environment", to_json(r.environment)},
+          {"device", to_json(r.device)},
           {"experiments", std::move(experiments)},
           {"measurements", std::move(measurements)},
-          {"telemetry", r.telemetry}};
+          {"telemetry", to_json(r.telemetry)}};
 }
 
 namespace {
 
 ExperimentRecord experiment_from_json(const json& j, const std::string& where, const std::string& run_started) {
-  if (!j.is_object()) bad(where, "expected an object");
+  if (!j.is_object()) refuse_results(where, "expected an object");
   ExperimentRecord e;
   e.name = required(j, "name", Kind::string, where).get<std::string>();
   if (const json* v = optional(j, "version", Kind::integer, where, false)) {
-    if (v->get<int64_t>() < 0 || v->get<int64_t>() > 1000000) bad(where + ".version", "expected an integer 0..1000000");
+    if (v->get<int64_t>() < 0 || v->get<int64_t>() > 1000000) refuse_results(where + ".version", "expected an integer 0..1000000");
     e.version = static_cast<int>(v->get<int64_t>());
   }
   e.status = optional_text(j, "status", where, "complete");
@@ -218,24 +214,26 @@ ExperimentRecord experiment_from_json(const json& j, const std::string& where, c
 }  // namespace
 
 RunRecord run_from_json(const json& j, const std::string& where) {
-  if (!j.is_object()) bad(where, "expected an object");
+  if (!j.is_object()) refuse_results(where, "expected an object");
   RunRecord r;
   r.id = required(j, "id", Kind::string, where).get<std::string>();
-  if (!valid_run_id(r.id)) bad(where + ".id", "expected 1 to 64 lowercase hex digits");
+  if (!valid_run_id(r.id)) refuse_results(where + ".id", "expected 1 to 64 lowercase hex digits");
   r.started_at = required(j, "started_at", Kind::string, where).get<std::string>();
-  if (!j.contains("status")) bad(where, "missing \"status\"");
+  if (!j.contains("status")) refuse_results(where, "missing \"status\"");
   r.status = required(j, "status", Kind::string, where).get<std::string>();
   r.label = optional_text(j, "label", where);
   r.apod_version = optional_text(j, "apod_version", where, "unknown");
   if (const json* f = optional(j, "finished_at", Kind::string, where)) r.finished_at = f->get<std::string>();
-  if (const json* env = optional(j, "environment", Kind::object, where, false)) r.environment = *env;
-  r.device = required(j, "device", Kind::object, where);
+  // A run without an environment (hand-made documents) is written back with an empty one.
+  const json* env = optional(j, "environment", Kind::object, where, false);
+  r.environment = environment_from_json(env ? *env : json::object());
+  r.device = device_from_json(required(j, "device", Kind::object, where), where + ".device");
   std::map<std::string, size_t> index;  // experiment name -> position in r.experiments
   if (const json* exps = optional(j, "experiments", Kind::array, where, false))
     for (size_t i = 0; i < exps->size(); ++i) {
       const std::string w = fmt::format("{}.experiments[{}]", where, i);
       ExperimentRecord e = experiment_from_json((*exps)[i], w, r.started_at);
-      if (!index.emplace(e.name, r.experiments.size()).second) bad(w + ".name", "the run lists this experiment twice");
+      if (!index.emplace(e.name, r.experiments.size()).second) refuse_results(w + ".name", "the run lists this experiment twice");
       r.experiments.push_back(std::move(e));
     }
   const json& ms = required(j, "measurements", Kind::array, where);
@@ -246,47 +244,34 @@ RunRecord run_from_json(const json& j, const std::string& where) {
     if (added) r.experiments.push_back({m.experiment, 1, "complete", "", r.started_at, std::nullopt, {}});
     r.experiments[it->second].measurements.push_back(std::move(m));
   }
-  if (const json* tel = optional(j, "telemetry", Kind::array, where, false)) r.telemetry = *tel;
+  if (const json* tel = optional(j, "telemetry", Kind::array, where, false))
+    for (size_t i = 0; i < tel->size(); ++i)
+      r.telemetry.push_back(telemetry_from_json((*tel)[i], fmt::format("{}.telemetry[{}]", where, i)));
   validate(r, where);
   return r;
 }
 
 void validate(const RunRecord& r, const std::string& where) {
-  if (!valid_run_id(r.id)) bad(where + ".id", "expected 1 to 64 lowercase hex digits");
-  if (!one_of(r.status, run_statuses)) bad(where + ".status", "unexpected value " + json(r.status).dump());
-  if (!r.environment.is_object()) bad(where + ".environment", "expected an object");
-  if (!r.device.is_object() || !r.device.contains("name") || !r.device["name"].is_string())
-    bad(where + ".device", "missing \"name\"");
-  if (r.device.contains("uuid") && !r.device["uuid"].is_string()) bad(where + ".device.uuid", "expected a string");
+  if (!valid_run_id(r.id)) refuse_results(where + ".id", "expected 1 to 64 lowercase hex digits");
+  if (!one_of(r.status, run_statuses)) refuse_results(where + ".status", "unexpected value " + json(r.status).dump());
   std::set<std::string> names;
   for (size_t i = 0; i < r.experiments.size(); ++i) {
     const ExperimentRecord& e = r.experiments[i];
     const std::string w = fmt::format("{}.experiments[{}]", where, i);
-    if (!names.insert(e.name).second) bad(w + ".name", "the run lists this experiment twice");
-    if (!one_of(e.status, experiment_statuses)) bad(w + ".status", "unexpected value " + json(e.status).dump());
-    if (e.wall_s && !std::isfinite(*e.wall_s)) bad(w + ".wall_s", "expected a finite number or null");
+    if (!names.insert(e.name).second) refuse_results(w + ".name", "the run lists this experiment twice");
+    if (!one_of(e.status, experiment_statuses)) refuse_results(w + ".status", "unexpected value " + json(e.status).dump());
+    if (e.wall_s && !std::isfinite(*e.wall_s)) refuse_results(w + ".wall_s", "expected a finite number or null");
     for (const Measurement& m : e.measurements) {
-      if (m.experiment != e.name) bad(w, "holds a measurement of another experiment");
-      if (!m.params.is_object() || !m.extra.is_object()) bad(w, "a measurement's params or extra is not an object");
+      if (m.experiment != e.name) refuse_results(w, "holds a measurement of another experiment");
+      if (!m.params.is_object() || !m.extra.is_object()) refuse_results(w, "a measurement's params or extra is not an object");
       if (!m.excluded.empty() && m.excluded.size() != m.samples.size())
-        bad(w, "a measurement has not one exclusion flag per sample");
+        refuse_results(w, "a measurement has not one exclusion flag per sample");
       for (double v : m.samples)
-        if (!std::isfinite(v)) bad(w, "a measurement holds a sample that is not a finite number");
-      if (!one_of(m.stop_reason, stop_reasons)) bad(w, "a measurement has an unknown stop_reason");
+        if (!std::isfinite(v)) refuse_results(w, "a measurement holds a sample that is not a finite number");
+      if (!one_of(m.stop_reason, stop_reasons)) refuse_results(w, "a measurement has an unknown stop_reason");
     }
   }
-  if (!r.telemetry.is_array()) bad(where + ".telemetry", "expected an array");
-  for (size_t i = 0; i < r.telemetry.size(); ++i)
-    if (!r.telemetry[i].is_object()) bad(fmt::format("{}.telemetry[{}]", where, i), "expected an object");
   check_run_limits(r, where);  // the same bounds however the run came (limits.hpp)
-}
-
-std::string RunRecord::device_name() const {
-  return device.is_object() && device.contains("name") && device["name"].is_string() ? device["name"].get<std::string>() : "";
-}
-
-std::string RunRecord::device_uuid() const {
-  return device.is_object() && device.contains("uuid") && device["uuid"].is_string() ? device["uuid"].get<std::string>() : "";
 }
 
 std::vector<const Measurement*> RunRecord::measurements() const {
