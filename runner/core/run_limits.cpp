@@ -14,15 +14,19 @@ namespace {
 
 constexpr const limits::JsonLimits& document = limits::results_document;
 
+[[noreturn]] void refuse(const std::string& where, const std::string& what) {
+  refuse_results(where, what);
+}
+
 void check_text(const std::string& text, const std::string& where,
                 std::size_t max = document.max_string_bytes) {
   if (text.size() > max)
-    refuse_results(where, fmt::format("{} bytes, more than {}", text.size(), max));
+    refuse(where, fmt::format("{} bytes, more than {}", text.size(), max));
 }
 
 // Depth, string length and object size of a JSON value, with an explicit stack: the value may
-// come from a database, where no parser bounded it on the way in. `root_depth` is the root's within
-// its run (2 for an element of an array).
+// come from a database, where no parser bounded it on the way in. `root_depth` is the root's
+// depth within its run (2 for an element of an array: a telemetry reading).
 void check_json(const json& root, const std::string& where, int root_depth = 1) {
   std::vector<std::pair<const json*, int>> pending{{&root, root_depth}};
   while (!pending.empty()) {
@@ -33,9 +37,9 @@ void check_json(const json& root, const std::string& where, int root_depth = 1) 
     if (!value->is_structured())
       continue;
     if (depth > document.max_depth)
-      refuse_results(where, fmt::format("nested deeper than {} levels", document.max_depth));
+      refuse(where, fmt::format("nested deeper than {} levels", document.max_depth));
     if (value->size() > document.max_members && value->is_object())
-      refuse_results(where, fmt::format("an object of more than {} members", document.max_members));
+      refuse(where, fmt::format("an object of more than {} members", document.max_members));
     for (auto it = value->begin(); it != value->end(); ++it) {
       if (value->is_object())
         check_text(it.key(), where);
@@ -46,10 +50,10 @@ void check_json(const json& root, const std::string& where, int root_depth = 1) 
 
 void check_measurement(const Measurement& m, const std::string& where) {
   if (m.samples.size() > limits::max_samples_per_measurement)
-    refuse_results(where, fmt::format("{} samples in one measurement, more than {}", m.samples.size(),
+    refuse(where, fmt::format("{} samples in one measurement, more than {}", m.samples.size(),
                               limits::max_samples_per_measurement));
   if (m.params.is_object() && m.params.size() > limits::max_params_keys)
-    refuse_results(where + ".params",
+    refuse(where + ".params",
            fmt::format("{} keys, more than {}", m.params.size(), limits::max_params_keys));
   for (const std::string* text : {&m.metric, &m.unit, &m.error, &m.comparability_key})
     check_text(*text, where);
@@ -68,7 +72,7 @@ void check_run_limits(const RunRecord& r, const std::string& where) {
   check_json(to_json(r.environment), where + ".environment");
   check_json(to_json(r.device), where + ".device");
   if (r.telemetry.size() > limits::max_telemetry_per_run)
-    refuse_results(where + ".telemetry",
+    refuse(where + ".telemetry",
            fmt::format("more than {} readings", limits::max_telemetry_per_run));
   for (const TelemetryReading& reading : r.telemetry)
     check_json(to_json(reading), where + ".telemetry", 2);
@@ -80,10 +84,10 @@ void check_run_limits(const RunRecord& r, const std::string& where) {
     check_text(e.error, w + ".error");
     check_text(e.started_at, w + ".started_at");
     if (e.version < 0 || e.version > 1000000)
-      refuse_results(w + ".version", "expected an integer 0..1000000");
+      refuse(w + ".version", "expected an integer 0..1000000");
     measurements += e.measurements.size();
     if (measurements > limits::max_measurements_per_run)
-      refuse_results(where, fmt::format("more than {} measurements", limits::max_measurements_per_run));
+      refuse(where, fmt::format("more than {} measurements", limits::max_measurements_per_run));
     for (size_t j = 0; j < e.measurements.size(); ++j)
       check_measurement(e.measurements[j], fmt::format("{}.measurements[{}]", w, j));
   }

@@ -16,6 +16,10 @@ namespace apod {
 
 namespace {
 
+[[noreturn]] void bad(const std::string& where, const std::string& what) {
+  refuse_results(where, what); // the one wording of a refused document (errors.hpp)
+}
+
 // The JSON types a field may have, with the words a message uses for them.
 enum class Kind { string, object, array, boolean, integer, number };
 
@@ -43,9 +47,9 @@ const char* words(Kind kind) {
 }
 
 const json& required(const json& obj, const char* key, Kind kind, const std::string& where) {
-  if (!obj.contains(key)) refuse_results(where, fmt::format("missing \"{}\"", key));
+  if (!obj.contains(key)) bad(where, fmt::format("missing \"{}\"", key));
   const json& v = obj[key];
-  if (!is(v, kind)) refuse_results(where + "." + key, fmt::format("expected {}, found {}", words(kind), v.type_name()));
+  if (!is(v, kind)) bad(where + "." + key, fmt::format("expected {}, found {}", words(kind), v.type_name()));
   return v;
 }
 
@@ -53,7 +57,7 @@ const json& required(const json& obj, const char* key, Kind kind, const std::str
 const json* optional(const json& obj, const char* key, Kind kind, const std::string& where, bool nullable = true) {
   if (!obj.contains(key) || (nullable && obj[key].is_null())) return nullptr;
   if (!is(obj[key], kind))
-    refuse_results(where + "." + key, fmt::format("expected {}{}", words(kind), nullable ? " or null" : ""));
+    bad(where + "." + key, fmt::format("expected {}{}", words(kind), nullable ? " or null" : ""));
   return &obj[key];
 }
 
@@ -116,7 +120,7 @@ json to_json(const Measurement& m) {
 }
 
 Measurement measurement_from_json(const json& j, const std::string& where) {
-  if (!j.is_object()) refuse_results(where, "expected an object");
+  if (!j.is_object()) bad(where, "expected an object");
   Measurement m;
   m.experiment = required(j, "experiment", Kind::string, where).get<std::string>();
   m.params = required(j, "params", Kind::object, where);
@@ -125,30 +129,30 @@ Measurement measurement_from_json(const json& j, const std::string& where) {
   const json& samples = required(j, "samples", Kind::array, where);
   m.samples.reserve(samples.size());
   for (size_t i = 0; i < samples.size(); ++i) {
-    if (!is(samples[i], Kind::number)) refuse_results(fmt::format("{}.samples[{}]", where, i), "not a finite number");
+    if (!is(samples[i], Kind::number)) bad(fmt::format("{}.samples[{}]", where, i), "not a finite number");
     m.samples.push_back(samples[i].get<double>());
   }
   for (const char* key : statistics) optional(j, key, Kind::number, where);
   if (const json* ex = optional(j, "sample_excluded", Kind::array, where, false)) {
-    if (ex->size() != samples.size()) refuse_results(where + ".sample_excluded", "length differs from samples");
+    if (ex->size() != samples.size()) bad(where + ".sample_excluded", "length differs from samples");
     for (const json& e : *ex) {
       if (!e.is_number_integer() || e.get<int64_t>() < 0 || e.get<int64_t>() > 255)
-        refuse_results(where + ".sample_excluded", "expected integers 0..255");
+        bad(where + ".sample_excluded", "expected integers 0..255");
       m.excluded.push_back(static_cast<uint8_t>(e.get<int64_t>()));
     }
   }
   if (const json* n = optional(j, "n", Kind::integer, where, false); n && n->get<int64_t>() != int64_t(samples.size()))
-    refuse_results(where + ".n", "does not equal the number of samples");
+    bad(where + ".n", "does not equal the number of samples");
   const std::string direction = optional_text(j, "direction", where, "higher");
-  if (direction != "higher" && direction != "lower") refuse_results(where + ".direction", "unexpected value " + j["direction"].dump());
+  if (direction != "higher" && direction != "lower") bad(where + ".direction", "unexpected value " + j["direction"].dump());
   m.direction = direction_from_string(direction);
   m.stop_reason = optional_text(j, "stop_reason", where, stop_fixed);
-  if (!one_of(m.stop_reason, stop_reasons)) refuse_results(where + ".stop_reason", "unexpected value " + j["stop_reason"].dump());
+  if (!one_of(m.stop_reason, stop_reasons)) bad(where + ".stop_reason", "unexpected value " + j["stop_reason"].dump());
   if (const json* noisy = optional(j, "noisy", Kind::boolean, where, false)) m.noisy = noisy->get<bool>();
   m.comparability_key = optional_text(j, "comparability_key", where);
   if (const json* verified = optional(j, "verified", Kind::boolean, where, false)) m.verified = verified->get<bool>();
   const std::string status = optional_text(j, "status", where, "ok");
-  if (status != "ok" && status != "failed") refuse_results(where + ".status", "unexpected value " + j["status"].dump());
+  if (status != "ok" && status != "failed") bad(where + ".status", "unexpected value " + j["status"].dump());
   if (const json* extra = optional(j, "extra", Kind::object, where, false)) m.extra = *extra;
   // The class the runner stored from the experiment's declaration; a document of an apod older
   // than the catalog has none, and the point takes the class its experiment declares now.
@@ -158,7 +162,7 @@ Measurement measurement_from_json(const json& j, const std::string& where) {
   } else if (const auto c = find_class(metric_class)) {
     m.metric_class = *c;
   } else {
-    refuse_results(where + ".class", "unexpected value " + j["class"].dump());
+    bad(where + ".class", "unexpected value " + j["class"].dump());
   }
   m.error = optional_text(j, "error", where);
   // A point stored as failed stays failed, with its reason, even if its flags would say ok.
@@ -197,11 +201,11 @@ json to_json(const RunRecord& r) {
 namespace {
 
 ExperimentRecord experiment_from_json(const json& j, const std::string& where, const std::string& run_started) {
-  if (!j.is_object()) refuse_results(where, "expected an object");
+  if (!j.is_object()) bad(where, "expected an object");
   ExperimentRecord e;
   e.name = required(j, "name", Kind::string, where).get<std::string>();
   if (const json* v = optional(j, "version", Kind::integer, where, false)) {
-    if (v->get<int64_t>() < 0 || v->get<int64_t>() > 1000000) refuse_results(where + ".version", "expected an integer 0..1000000");
+    if (v->get<int64_t>() < 0 || v->get<int64_t>() > 1000000) bad(where + ".version", "expected an integer 0..1000000");
     e.version = static_cast<int>(v->get<int64_t>());
   }
   e.status = optional_text(j, "status", where, "complete");
@@ -214,12 +218,12 @@ ExperimentRecord experiment_from_json(const json& j, const std::string& where, c
 }  // namespace
 
 RunRecord run_from_json(const json& j, const std::string& where) {
-  if (!j.is_object()) refuse_results(where, "expected an object");
+  if (!j.is_object()) bad(where, "expected an object");
   RunRecord r;
   r.id = required(j, "id", Kind::string, where).get<std::string>();
-  if (!valid_run_id(r.id)) refuse_results(where + ".id", "expected 1 to 64 lowercase hex digits");
+  if (!valid_run_id(r.id)) bad(where + ".id", "expected 1 to 64 lowercase hex digits");
   r.started_at = required(j, "started_at", Kind::string, where).get<std::string>();
-  if (!j.contains("status")) refuse_results(where, "missing \"status\"");
+  if (!j.contains("status")) bad(where, "missing \"status\"");
   r.status = required(j, "status", Kind::string, where).get<std::string>();
   r.label = optional_text(j, "label", where);
   r.apod_version = optional_text(j, "apod_version", where, "unknown");
@@ -233,7 +237,7 @@ RunRecord run_from_json(const json& j, const std::string& where) {
     for (size_t i = 0; i < exps->size(); ++i) {
       const std::string w = fmt::format("{}.experiments[{}]", where, i);
       ExperimentRecord e = experiment_from_json((*exps)[i], w, r.started_at);
-      if (!index.emplace(e.name, r.experiments.size()).second) refuse_results(w + ".name", "the run lists this experiment twice");
+      if (!index.emplace(e.name, r.experiments.size()).second) bad(w + ".name", "the run lists this experiment twice");
       r.experiments.push_back(std::move(e));
     }
   const json& ms = required(j, "measurements", Kind::array, where);
@@ -252,23 +256,23 @@ RunRecord run_from_json(const json& j, const std::string& where) {
 }
 
 void validate(const RunRecord& r, const std::string& where) {
-  if (!valid_run_id(r.id)) refuse_results(where + ".id", "expected 1 to 64 lowercase hex digits");
-  if (!one_of(r.status, run_statuses)) refuse_results(where + ".status", "unexpected value " + json(r.status).dump());
+  if (!valid_run_id(r.id)) bad(where + ".id", "expected 1 to 64 lowercase hex digits");
+  if (!one_of(r.status, run_statuses)) bad(where + ".status", "unexpected value " + json(r.status).dump());
   std::set<std::string> names;
   for (size_t i = 0; i < r.experiments.size(); ++i) {
     const ExperimentRecord& e = r.experiments[i];
     const std::string w = fmt::format("{}.experiments[{}]", where, i);
-    if (!names.insert(e.name).second) refuse_results(w + ".name", "the run lists this experiment twice");
-    if (!one_of(e.status, experiment_statuses)) refuse_results(w + ".status", "unexpected value " + json(e.status).dump());
-    if (e.wall_s && !std::isfinite(*e.wall_s)) refuse_results(w + ".wall_s", "expected a finite number or null");
+    if (!names.insert(e.name).second) bad(w + ".name", "the run lists this experiment twice");
+    if (!one_of(e.status, experiment_statuses)) bad(w + ".status", "unexpected value " + json(e.status).dump());
+    if (e.wall_s && !std::isfinite(*e.wall_s)) bad(w + ".wall_s", "expected a finite number or null");
     for (const Measurement& m : e.measurements) {
-      if (m.experiment != e.name) refuse_results(w, "holds a measurement of another experiment");
-      if (!m.params.is_object() || !m.extra.is_object()) refuse_results(w, "a measurement's params or extra is not an object");
+      if (m.experiment != e.name) bad(w, "holds a measurement of another experiment");
+      if (!m.params.is_object() || !m.extra.is_object()) bad(w, "a measurement's params or extra is not an object");
       if (!m.excluded.empty() && m.excluded.size() != m.samples.size())
-        refuse_results(w, "a measurement has not one exclusion flag per sample");
+        bad(w, "a measurement has not one exclusion flag per sample");
       for (double v : m.samples)
-        if (!std::isfinite(v)) refuse_results(w, "a measurement holds a sample that is not a finite number");
-      if (!one_of(m.stop_reason, stop_reasons)) refuse_results(w, "a measurement has an unknown stop_reason");
+        if (!std::isfinite(v)) bad(w, "a measurement holds a sample that is not a finite number");
+      if (!one_of(m.stop_reason, stop_reasons)) bad(w, "a measurement has an unknown stop_reason");
     }
   }
   check_run_limits(r, where);  // the same bounds however the run came (limits.hpp)
