@@ -118,6 +118,11 @@ struct Environment {
 /// Driver branch from a driver version string: "580.159.04" -> "580".
 std::string branch_of_driver(const std::string& driver_version);
 
+/// The wire forms of the environment and its parts, in the order the runner writes their keys.
+/// The readers never throw: a field absent or of another type reads as unknown (0, "", false,
+/// nothing). A part is written back as it was read, fields changed since excepted: the parts that
+/// apod changes after reading (the writer, the takeovers) and the environment keep the object
+/// they were read from; the others are written back whole by the environment unless changed.
 json to_json(const GpuState& s);
 GpuState gpu_state_from_json(const json& j);
 json to_json(const MonitorAvailability& a);
@@ -128,9 +133,6 @@ json to_json(const Writer& w);
 Writer writer_from_json(const json& j);
 json to_json(const Resumption& r);
 Resumption resumption_from_json(const json& j);
-
-/// The environment's wire form. Readers never throw: a field absent or of another type reads as
-/// unknown, and is written back as it was stored.
 json to_json(const Environment& e);
 Environment environment_from_json(const json& j);
 
