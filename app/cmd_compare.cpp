@@ -54,10 +54,9 @@ std::vector<std::string> choose_candidates(const CompareArgs& args, Store& store
   for (size_t i = 1; i < args.runs.size(); ++i)
     ids.push_back(store.resolve_run_id(args.runs[i]));
   for (const RunRecord& r : runs) {
-    const json& repeat = r.environment.contains("repeat") ? r.environment["repeat"] : json();
-    const bool in_batch = !args.batch.empty() && repeat.is_object() && repeat.contains("batch") &&
-                          repeat["batch"].is_string() &&
-                          repeat["batch"].get<std::string>().starts_with(args.batch);
+    const auto& repeat = r.environment.repeat;
+    const bool in_batch =
+        !args.batch.empty() && repeat && repeat->batch.starts_with(args.batch);
     if (r.id != base_id && (args.all || in_batch))
       ids.push_back(r.id);
   }

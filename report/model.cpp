@@ -107,12 +107,15 @@ std::optional<double> positive_number(const json& object, const char* key) {
   return value > 0 ? std::optional<double>(value) : std::nullopt;
 }
 
-std::optional<double> median_power(const json& telemetry) {
+std::optional<double> positive(std::optional<double> value) {
+  return value && *value > 0 ? value : std::nullopt;
+}
+
+std::optional<double> median_power(const std::vector<TelemetryReading>& telemetry) {
   std::vector<double> watts;
-  if (telemetry.is_array())
-    for (const auto& reading : telemetry)
-      if (has_number(reading, "power_w"))
-        watts.push_back(reading.at("power_w").get<double>());
+  for (const TelemetryReading& reading : telemetry)
+    if (reading.power_w)
+      watts.push_back(*reading.power_w);
   if (watts.empty())
     return std::nullopt;
   return summarize(watts).median;
@@ -154,18 +157,18 @@ std::vector<RunView> collect_runs(const std::vector<RunRecord>& stored) {
     view.index = runs.size();
     view.id = run.id;
     view.started_at = run.started_at;
-    view.device_model = run.device_name().empty() ? "unknown device" : run.device_name();
-    view.device_key = run.device_uuid().empty() ? view.device_model : run.device_uuid();
-    view.host = string_at(run.environment, "host");
-    view.commit = string_at(run.environment, "apod_commit");
-    const std::string uuid = run.device_uuid().empty() ? view.device_model : run.device_uuid();
+    view.device_model = run.device.name.empty() ? "unknown device" : run.device.name;
+    view.device_key = run.device.uuid.empty() ? view.device_model : run.device.uuid;
+    view.host = run.environment.host;
+    view.commit = run.environment.apod_commit;
+    const std::string uuid = run.device.uuid.empty() ? view.device_model : run.device.uuid;
     view.machine_key = view.host + "\n" + uuid;
     const std::string gpu = uuid.rfind("GPU-", 0) == 0 ? uuid.substr(0, 12) : uuid;
     view.machine_label = view.host.empty() ? gpu : view.host + " · " + gpu;
     view.started_s = seconds_since_epoch(run.started_at);
     view.median_power_w = median_power(run.telemetry);
-    view.dram_gbs = positive_number(run.device, "theoretical_bandwidth_gbs");
-    view.pcie_gbs = positive_number(run.device, "theoretical_pcie_gbs");
+    view.dram_gbs = positive(run.device.theoretical_bandwidth_gbs());
+    view.pcie_gbs = positive(run.device.theoretical_pcie_gbs());
     runs.push_back(std::move(view));
   }
   name_runs(runs, label_uses);

@@ -42,8 +42,8 @@ struct RunView {
   std::string device_key;         ///< uuid, or name when no uuid was stored
   std::string device_model;       ///< the device's name: runs of one model are compared
   std::string started_at;         ///< as stored (ISO 8601 sorts in time order); may be empty
-  std::optional<double> dram_gbs; ///< theoretical_bandwidth_gbs of its device
-  std::optional<double> pcie_gbs; ///< theoretical_pcie_gbs of its device
+  std::optional<double> dram_gbs; ///< its device's theoretical_bandwidth_gbs() when known
+  std::optional<double> pcie_gbs; ///< its device's theoretical_pcie_gbs() when known
   std::optional<double> peak_gbs; ///< the run's verified achievable_peak, if it measured one
   /// The run's verified achievable_peak_by_access per access type (keys::access_peak).
   std::map<std::string, double> access_peak_gbs;

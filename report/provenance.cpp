@@ -106,26 +106,50 @@ std::string list_text(const json& list) {
   return text.empty() ? "—" : text;
 }
 
-// The device facts that tell two runs' devices apart (the full card is under "Runs and devices").
-Facts device_facts(const json& device) {
-  Facts facts;
-  for (const char* key : {"name", "uuid", "pci_bus_id", "compute_capability"})
-    if (device.contains(key))
-      facts.emplace_back(std::string("device.") + key, scalar_text(device.at(key)));
-  for (const char* key : {"driver_version", "runtime_version"})
-    if (device.contains(key))
-      facts.emplace_back(std::string("device.") + key,
-                         "CUDA " + format_cuda_version(device.at(key)));
-  for (const char* key : {"pcie_generation", "pcie_width", "pcie_current_generation",
-                          "pcie_current_width", "memory_clock_khz", "sm_clock_khz", "ecc_enabled",
-                          "theoretical_bandwidth_gbs", "theoretical_pcie_gbs"})
-    if (device.contains(key))
-      facts.emplace_back(std::string("device.") + key, scalar_text(device.at(key)));
-  return facts;
+// The device facts that tell two runs' devices apart (the full card is under "Runs and
+// devices"), under the names the results format gives them. A fact the record does not know
+// (0 or "": older records lack some) is left out, as a setting the environment lacks is.
+Facts device_facts(const DeviceInfo& d) {
+  const auto known = [](auto value) { return value > 0 ? json(value) : json(nullptr); };
+  const auto text = [](const std::string& value) {
+    return value.empty() ? json(nullptr) : json(value);
+  };
+  const std::pair<const char*, json> facts[] = {
+      {"name", text(d.name)},
+      {"uuid", text(d.uuid)},
+      {"pci_bus_id", text(d.pci_bus_id)},
+      {"compute_capability",
+       d.cc_major > 0 ? json(fmt::format("{}.{}", d.cc_major, d.cc_minor)) : json(nullptr)},
+      {"driver_version", known(d.driver_version)},
+      {"runtime_version", known(d.runtime_version)},
+      {"pcie_generation", known(d.pcie_generation)},
+      {"pcie_width", known(d.pcie_width)},
+      {"pcie_current_generation", known(d.pcie_current_generation)},
+      {"pcie_current_width", known(d.pcie_current_width)},
+      {"memory_clock_khz", known(d.memory_clock_khz)},
+      {"sm_clock_khz", known(d.sm_clock_khz)},
+      {"ecc_enabled", d.ecc_enabled},
+      {"theoretical_bandwidth_gbs", known(d.theoretical_bandwidth_gbs())},
+      {"theoretical_pcie_gbs", or_null(d.theoretical_pcie_gbs())}};
+  Facts out;
+  for (const auto& [key, value] : facts) {
+    if (value.is_null())
+      continue;
+    const bool version = std::string_view(key).ends_with("_version");
+    out.emplace_back(std::string("device.") + key,
+                     version ? "CUDA " + format_cuda_version(value) : scalar_text(value));
+  }
+  return out;
+}
+
+// The environment as the run stored it, key by key: the panels list every key, those that other
+// apod versions wrote included ("other"), so they read its wire form rather than its fields.
+Facts environment_facts(const RunView& run) {
+  return flatten(to_json(run.run->environment));
 }
 
 Facts run_facts(const RunView& run) {
-  Facts facts = flatten(run.run->environment);
+  Facts facts = environment_facts(run);
   const Facts device = device_facts(run.run->device);
   facts.insert(facts.end(), device.begin(), device.end());
   return facts;
@@ -194,7 +218,7 @@ mustache::data environment_panels(const PageModel& page, std::size_t max_runs) {
   for (const RunView* newest : newest_runs(page, max_runs)) {
     const RunView& run = *newest;
     std::vector<Facts> grouped(groups().size() + 2); // + other, + device
-    for (auto& fact : flatten(run.run->environment))
+    for (auto& fact : environment_facts(run))
       grouped[group_of(fact.first)].push_back(std::move(fact));
     grouped.back() = device_facts(run.run->device);
     mustache::data fact_groups{mustache::data::type::list};
@@ -215,9 +239,9 @@ mustache::data environment_panels(const PageModel& page, std::size_t max_runs) {
       group.set("facts", facts);
       fact_groups.push_back(group);
     }
-    const json& environment = run.run->environment;
-    std::string headline = string_at(run.run->device, "name", "unknown device");
-    if (const std::string host = string_at(environment, "host"); !host.empty())
+    const std::string& device = run.run->device.name;
+    std::string headline = device.empty() ? "unknown device" : device;
+    if (const std::string& host = run.run->environment.host; !host.empty())
       headline += " on " + host;
     headline += ", started " + format_timestamp(json(run.run->started_at));
     mustache::data panel;

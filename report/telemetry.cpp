@@ -18,16 +18,20 @@ namespace {
 // Past this many runs the telemetry table starts folded.
 constexpr std::size_t open_rows = 20;
 
-const json& telemetry_of(const RunView& run) {
+using Telemetry = std::vector<TelemetryReading>;
+
+const Telemetry& telemetry_of(const RunView& run) {
   return run.run->telemetry;
 }
 
-std::vector<double> readings_of(const json& telemetry, const char* key) {
+// Each entry's value of one quantity, where it has one.
+template <class T>
+std::vector<double> readings_of(const Telemetry& telemetry,
+                                std::optional<T> TelemetryReading::*quantity) {
   std::vector<double> values;
-  if (telemetry.is_array())
-    for (const auto& reading : telemetry)
-      if (has_number(reading, key))
-        values.push_back(reading.at(key).get<double>());
+  for (const auto& reading : telemetry)
+    if (reading.*quantity)
+      values.push_back(static_cast<double>(*(reading.*quantity)));
   return values;
 }
 
@@ -36,18 +40,20 @@ std::string or_dash(const std::optional<double>& value, const char* format_text)
 }
 
 struct Quantity {
-  const char* key;
+  /// The reading's value (an integer stays one in the chart's data), null where it has none.
+  json (*value)(const TelemetryReading&);
   const char* title;
 };
-constexpr Quantity quantities[] = {{"sm_clock_mhz", "SM clock (MHz)"},
-                                   {"power_w", "power (W)"},
-                                   {"temperature_c", "temperature (°C)"}};
+const Quantity quantities[] = {
+    {[](const TelemetryReading& r) { return or_null(r.sm_clock_mhz); }, "SM clock (MHz)"},
+    {[](const TelemetryReading& r) { return or_null(r.power_w); }, "power (W)"},
+    {[](const TelemetryReading& r) { return or_null(r.temperature_c); }, "temperature (°C)"}};
 
 std::vector<const RunView*> runs_with_telemetry(const PageModel& page) {
   std::vector<const RunView*> runs;
   for (const auto& model : page.device_models)
     for (const RunView* run : page.runs_of_model(model))
-      if (telemetry_of(*run).is_array() && !telemetry_of(*run).empty())
+      if (!telemetry_of(*run).empty())
         runs.push_back(run);
   std::stable_sort(runs.begin(), runs.end(), [](const RunView* a, const RunView* b) {
     return std::tie(a->started_at, a->index) < std::tie(b->started_at, b->index);
@@ -59,29 +65,28 @@ std::vector<const RunView*> runs_with_telemetry(const PageModel& page) {
 
 TelemetrySummary summarise_telemetry(const RunView& run) {
   TelemetrySummary summary;
-  const json& telemetry = telemetry_of(run);
-  if (!telemetry.is_array() || telemetry.empty())
+  const Telemetry& telemetry = telemetry_of(run);
+  if (telemetry.empty())
     return summary;
   summary.readings = telemetry.size();
-  const std::vector<double> times = readings_of(telemetry, "t_s");
+  const std::vector<double> times = readings_of(telemetry, &TelemetryReading::t_s);
   if (!times.empty())
     summary.span_s = *std::max_element(times.begin(), times.end()) -
                      *std::min_element(times.begin(), times.end());
-  if (const auto clocks = readings_of(telemetry, "sm_clock_mhz"); !clocks.empty()) {
+  if (const auto clocks = readings_of(telemetry, &TelemetryReading::sm_clock_mhz); !clocks.empty()) {
     const Summary stats = apod::summarize(clocks);
     summary.sm_clock_median_mhz = stats.median;
     summary.sm_clock_min_mhz = stats.min;
   }
-  if (const auto power = readings_of(telemetry, "power_w"); !power.empty()) {
+  if (const auto power = readings_of(telemetry, &TelemetryReading::power_w); !power.empty()) {
     const Summary stats = apod::summarize(power);
     summary.power_median_w = stats.median;
     summary.power_max_w = stats.max;
   }
-  if (const auto temperature = readings_of(telemetry, "temperature_c"); !temperature.empty())
+  if (const auto temperature = readings_of(telemetry, &TelemetryReading::temperature_c); !temperature.empty())
     summary.temperature_max_c = apod::summarize(temperature).max;
   for (const auto& reading : telemetry)
-    if (has_number(reading, "throttle_reasons") &&
-        reading.at("throttle_reasons").get<double>() != 0)
+    if (reading.throttle_reasons.value_or(0) != 0)
       ++summary.throttled;
   return summary;
 }
@@ -94,7 +99,7 @@ std::optional<double> point_watts(const PointView& point) {
   // The power drawn during the point's work (analysis/power.hpp: its energy counter, else the
   // readings during it or its experiment); runs recorded before telemetry named the experiment
   // in flight have only their median power.
-  const json& telemetry = point.run->run->telemetry;
+  const Telemetry& telemetry = point.run->run->telemetry;
   if (const auto p =
           point_power_w(point.measurement->extra, telemetry, point.measurement->experiment))
     return p->watts;
@@ -109,18 +114,18 @@ json telemetry_chart_spec(const PageModel& page, std::size_t max_runs, std::size
     runs.erase(runs.begin(), runs.end() - static_cast<std::ptrdiff_t>(max_runs));
   json rows = json::array();
   for (const RunView* run : runs) {
-    const json& telemetry = telemetry_of(*run);
+    const Telemetry& telemetry = telemetry_of(*run);
     const std::size_t every = (telemetry.size() + max_points - 1) / max_points;
     for (std::size_t i = 0; i < telemetry.size(); i += every) {
-      const json& reading = telemetry[i];
-      if (!has_number(reading, "t_s"))
+      const TelemetryReading& reading = telemetry[i];
+      if (!reading.t_s)
         continue;
       for (const auto& quantity : quantities)
-        if (has_number(reading, quantity.key))
+        if (json value = quantity.value(reading); !value.is_null())
           rows.push_back({{"run", run->chart_name()},
-                          {"t_s", reading.at("t_s")},
+                          {"t_s", *reading.t_s},
                           {"quantity", quantity.title},
-                          {"value", reading.at(quantity.key)}});
+                          {"value", std::move(value)}});
     }
   }
   json sort = json::array();

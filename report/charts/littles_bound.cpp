@@ -63,7 +63,7 @@ std::optional<LaunchBound> littles_law_bound(const PageModel& page, const PointV
   const double grid = number_at(launch, launch_keys::grid_size);
   const double resident_blocks = number_at(launch, launch_keys::max_active_blocks_per_sm);
   const double bytes_moved = number_at(extra, keys::bytes_moved);
-  const int sm_count = device_from_json(point.run->run->device).sm_count;
+  const int sm_count = point.run->run->device.sm_count;
   const auto latency = run_figure(page, *point.run, latency_ref);
   if (!moved || !(block > 0) || !(grid > 0) || !(resident_blocks > 0) || !(bytes_moved > 0) ||
       sm_count <= 0 || !latency || !point.run->peak_gbs)

@@ -45,20 +45,31 @@ TableData runs_table(const PageModel& page) {
   return table;
 }
 
-std::string number_fact(const json& device, const char* key, const char* format_text) {
-  return has_number(device, key)
-             ? fmt::format(fmt::runtime(format_text), device.at(key).get<double>())
-             : "—";
+// A fact the device's record gives as 0 or "" is unknown: shown as a dash.
+std::string known(double value, const char* format_text) {
+  return value > 0 ? fmt::format(fmt::runtime(format_text), value) : "—";
 }
 
-std::string pcie_link(const json& device) {
-  const auto link = [&](const char* generation, const char* width) -> std::string {
-    if (!has_number(device, generation) || !has_number(device, width))
+std::string known_bytes(int64_t bytes) {
+  return bytes > 0 ? format_bytes(static_cast<double>(bytes)) : "—";
+}
+
+std::string known_text(const std::string& text) {
+  return text.empty() ? "—" : text;
+}
+
+std::string cuda_version(int version) {
+  return "CUDA " + format_cuda_version(version > 0 ? json(version) : json(nullptr));
+}
+
+std::string pcie_link(const DeviceInfo& device) {
+  const auto link = [](int generation, int width) -> std::string {
+    if (generation <= 0 || width <= 0)
       return "";
-    return fmt::format("Gen {} x{}", device.at(generation).get<int>(), device.at(width).get<int>());
+    return fmt::format("Gen {} x{}", generation, width);
   };
-  const std::string maximum = link("pcie_generation", "pcie_width");
-  const std::string current = link("pcie_current_generation", "pcie_current_width");
+  const std::string maximum = link(device.pcie_generation, device.pcie_width);
+  const std::string current = link(device.pcie_current_generation, device.pcie_current_width);
   if (maximum.empty())
     return current.empty() ? "—" : current;
   // A link trained below its maximum caps every transfer; say so next to the limit.
@@ -67,7 +78,7 @@ std::string pcie_link(const json& device) {
   return maximum;
 }
 
-mustache::data device_card(const json& device, const std::vector<std::string>& run_names) {
+mustache::data device_card(const DeviceInfo& device, const std::vector<std::string>& run_names) {
   mustache::data facts{mustache::data::type::list};
   auto fact = [&](const std::string& label, const std::string& value) {
     mustache::data item;
@@ -75,35 +86,26 @@ mustache::data device_card(const json& device, const std::vector<std::string>& r
     item.set("value", value);
     facts.push_back(item);
   };
-  const auto bytes = [&](const char* key) {
-    return has_number(device, key) ? format_bytes(device.at(key).get<double>()) : "—";
-  };
-  const json& ecc = member(device, "ecc_enabled");
-  fact("theoretical DRAM bandwidth",
-       number_fact(device, "theoretical_bandwidth_gbs", "{:.1f} GB/s"));
+  const std::optional<double> pcie = device.theoretical_pcie_gbs();
+  fact("theoretical DRAM bandwidth", known(device.theoretical_bandwidth_gbs(), "{:.1f} GB/s"));
   fact("theoretical PCIe bandwidth",
-       has_number(device, "theoretical_pcie_gbs")
-           ? number_fact(device, "theoretical_pcie_gbs", "{:.1f} GB/s per direction")
-           : "unknown");
-  fact("compute capability", string_at(device, "compute_capability", "—"));
-  fact("multiprocessors", number_fact(device, "sm_count", "{:.0f} SMs"));
-  fact("memory", bytes("total_memory_bytes"));
-  fact("memory clock",
-       has_number(device, "memory_clock_khz")
-           ? fmt::format("{:.0f} MHz", device.at("memory_clock_khz").get<double>() / 1000)
-           : "—");
-  fact("memory bus", number_fact(device, "memory_bus_width_bits", "{:.0f} bits"));
-  fact("L2 cache", bytes("l2_bytes"));
-  fact("ECC", ecc.is_boolean() ? (ecc.get<bool>() ? "on" : "off") : "—");
-  fact("copy engines", number_fact(device, "copy_engines", "{:.0f}"));
-  fact("SM clock", has_number(device, "sm_clock_khz")
-                       ? fmt::format("{:.0f} MHz", device.at("sm_clock_khz").get<double>() / 1000)
-                       : "—");
+       pcie ? fmt::format("{:.1f} GB/s per direction", *pcie) : "unknown");
+  fact("compute capability", device.cc_major > 0
+                                 ? fmt::format("{}.{}", device.cc_major, device.cc_minor)
+                                 : "—");
+  fact("multiprocessors", known(device.sm_count, "{:.0f} SMs"));
+  fact("memory", known_bytes(device.total_memory_bytes));
+  fact("memory clock", known(device.memory_clock_khz / 1000, "{:.0f} MHz"));
+  fact("memory bus", known(device.memory_bus_width_bits, "{:.0f} bits"));
+  fact("L2 cache", known_bytes(device.l2_bytes));
+  fact("ECC", device.ecc_enabled ? "on" : "off");
+  fact("copy engines", known(device.copy_engines, "{:.0f}"));
+  fact("SM clock", known(device.sm_clock_khz / 1000, "{:.0f} MHz"));
   fact("PCIe link", pcie_link(device));
-  fact("PCI bus id", string_at(device, "pci_bus_id", "—"));
-  fact("driver supports", "CUDA " + format_cuda_version(member(device, "driver_version")));
-  fact("runtime", "CUDA " + format_cuda_version(member(device, "runtime_version")));
-  fact("uuid", string_at(device, "uuid", "—"));
+  fact("PCI bus id", known_text(device.pci_bus_id));
+  fact("driver supports", cuda_version(device.driver_version));
+  fact("runtime", cuda_version(device.runtime_version));
+  fact("uuid", known_text(device.uuid));
   std::string runs;
   for (std::size_t i = 0; i < run_names.size() && i < 8; ++i)
     runs += (i ? ", " : "") + run_names[i];
@@ -112,7 +114,7 @@ mustache::data device_card(const json& device, const std::vector<std::string>& r
   fact(run_names.size() == 1 ? "run" : "runs", runs);
 
   mustache::data card;
-  card.set("name", string_at(device, "name", "unknown device"));
+  card.set("name", device.name.empty() ? "unknown device" : device.name);
   card.set("facts", facts);
   return card;
 }

@@ -97,14 +97,10 @@ RunFacts RunFacts::of(const RunRecord& run) {
   f.id = run.id;
   f.label = run.label;
   f.started_at = run.started_at;
-  f.device = run.device_name();
-  f.uuid = run.device_uuid();
-  const json& env = run.environment;
-  if (env.contains("host") && env["host"].is_string())
-    f.host = env["host"].get<std::string>();
-  if (env.contains("gpu_state") && env["gpu_state"].is_object() &&
-      env["gpu_state"].contains("driver_branch") && env["gpu_state"]["driver_branch"].is_string())
-    f.driver_branch = env["gpu_state"]["driver_branch"].get<std::string>();
+  f.device = run.device.name;
+  f.uuid = run.device.uuid;
+  f.host = run.environment.host;
+  f.driver_branch = run.environment.driver_branch();
   return f;
 }
 

@@ -179,7 +179,7 @@ std::vector<HistorySeries> history_series(const std::vector<RunRecord>& runs, Se
   std::vector<HistorySeries> all;
   std::map<std::pair<std::string, std::string>, size_t> index;
   for (const RunRecord* run : ordered) {
-    const std::string scope = level == SeriesLevel::machine ? machine_of(*run) : run->device_name();
+    const std::string scope = level == SeriesLevel::machine ? machine_of(*run) : run->device.name;
     for (const Measurement* m : run->measurements()) {
       const double median = run_median(*m);
       if (m->comparability_key.empty() || !point_status(*m).ok() || !(median > 0))

@@ -60,9 +60,7 @@ double slowdown_of(const Measurement& m, double earlier, double later) {
 }
 
 std::string machine_of(const RunRecord& run) {
-  const auto host = run.environment.find("host");
-  return run.device_uuid() + "@" +
-         (host != run.environment.end() && host->is_string() ? host->get<std::string>() : "");
+  return run.device.uuid + "@" + run.environment.host;
 }
 
 double run_median(const Measurement& m) {

@@ -5,9 +5,11 @@
 #pragma once
 
 #include "core/measurement.hpp"
+#include "core/telemetry.hpp"
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace apod {
 
@@ -32,11 +34,12 @@ inline constexpr double min_energy_window_s = 0.1;
 /// of readings, the energy counter's increase between the first and the last over the time
 /// between them, else the mean of their power_w. Nothing when no reading fits: then no power
 /// was measured during that work.
-std::optional<PointPower> point_power_w(const json& extra, const json& telemetry,
+std::optional<PointPower> point_power_w(const json& extra,
+                                        const std::vector<TelemetryReading>& telemetry,
                                         const std::string& experiment);
 
 /// True when the readings name the experiment in flight (runs recorded since apod did): then a
 /// point without a power of its own has none, rather than the run's median.
-bool telemetry_names_experiments(const json& telemetry);
+bool telemetry_names_experiments(const std::vector<TelemetryReading>& telemetry);
 
 } // namespace apod

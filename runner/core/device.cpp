@@ -1,5 +1,6 @@
 #include "core/device.hpp"
 
+#include "core/errors.hpp"
 #include "core/theory.hpp"
 
 #include <cstdlib>
@@ -32,10 +33,16 @@ DeviceInfo nominal_device() {
 }
 
 double DeviceInfo::theoretical_bandwidth_gbs() const {
+  if (recorded_bandwidth_gbs)
+    return *recorded_bandwidth_gbs;
+  if (memory_clock_khz <= 0 || memory_bus_width_bits <= 0)
+    return 0;
   return apod::theoretical_bandwidth_gbs(memory_clock_khz, memory_bus_width_bits);
 }
 
 std::optional<double> DeviceInfo::theoretical_pcie_gbs() const {
+  if (recorded_pcie_gbs)
+    return recorded_pcie_gbs;
   return pcie_bandwidth_gbs(pcie_generation, pcie_width);
 }
 
@@ -76,8 +83,10 @@ int pcie_generation_from_speed(const std::string& speed) {
   return 0;
 }
 
-nlohmann::ordered_json to_json(const DeviceInfo& d) {
-  nlohmann::ordered_json j = {
+namespace {
+
+json device_fields(const DeviceInfo& d) {
+  json j = {
       {"ordinal", d.ordinal},
       {"name", d.name},
       {"uuid", d.uuid},
@@ -100,9 +109,9 @@ nlohmann::ordered_json to_json(const DeviceInfo& d) {
       {"pcie_max_payload_bytes", nullptr},
       {"pcie_max_payload_source", nullptr},
       {"theoretical_bandwidth_gbs", nullptr},
-      {"theoretical_pcie_gbs", nullptr},
-      {"attainable_pcie_h2d_gbs", nullptr},
-      {"attainable_pcie_d2h_gbs", nullptr},
+      {"theoretical_pcie_gbs", or_null(d.theoretical_pcie_gbs())},
+      {"attainable_pcie_h2d_gbs", or_null(d.attainable_pcie_gbs(PcieDirection::host_to_device))},
+      {"attainable_pcie_d2h_gbs", or_null(d.attainable_pcie_gbs(PcieDirection::device_to_host))},
   };
   if (d.shared_bytes_per_sm > 0) // devices stored before it was read have none
     j["shared_bytes_per_sm"] = d.shared_bytes_per_sm;
@@ -110,46 +119,51 @@ nlohmann::ordered_json to_json(const DeviceInfo& d) {
     j["pcie_max_payload_bytes"] = d.pcie_max_payload_bytes;
     j["pcie_max_payload_source"] = d.pcie_max_payload_assumed ? payload_assumed : payload_read;
   }
-  if (d.memory_clock_khz > 0 && d.memory_bus_width_bits > 0)
-    j["theoretical_bandwidth_gbs"] = d.theoretical_bandwidth_gbs();
-  if (auto pcie = d.theoretical_pcie_gbs()) j["theoretical_pcie_gbs"] = *pcie;
-  if (auto h2d = d.attainable_pcie_gbs(PcieDirection::host_to_device))
-    j["attainable_pcie_h2d_gbs"] = *h2d;
-  if (auto d2h = d.attainable_pcie_gbs(PcieDirection::device_to_host))
-    j["attainable_pcie_d2h_gbs"] = *d2h;
+  if (const double dram = d.theoretical_bandwidth_gbs(); dram > 0)
+    j["theoretical_bandwidth_gbs"] = dram;
   return j;
 }
 
-DeviceInfo device_from_json(const nlohmann::ordered_json& j) {
+} // namespace
+
+json to_json(const DeviceInfo& d) {
+  return written_over_stored(d, device_fields, [](const json& j) { return device_from_json(j); });
+}
+
+DeviceInfo device_from_json(const json& j, const std::string& where) {
+  if (!field<std::string>(j, "name"))
+    refuse_results(where, "missing \"name\"");
+  if (j.contains("uuid") && !j["uuid"].is_string())
+    refuse_results(where + ".uuid", "expected a string");
   DeviceInfo d;
-  d.ordinal = j.value("ordinal", 0);
-  d.name = j.at("name").get<std::string>();
-  d.uuid = j.value("uuid", "");
-  const std::string cc = j.value("compute_capability", "0.0");
+  d.ordinal = field<int>(j, "ordinal").value_or(0);
+  d.name = *field<std::string>(j, "name");
+  d.uuid = field<std::string>(j, "uuid").value_or("");
+  const std::string cc = field<std::string>(j, "compute_capability").value_or("0.0");
   const auto dot = cc.find('.');
   d.cc_major = std::atoi(cc.substr(0, dot).c_str());
   d.cc_minor = dot == std::string::npos ? 0 : std::atoi(cc.substr(dot + 1).c_str());
-  d.sm_count = j.value("sm_count", 0);
-  d.memory_clock_khz = j.value("memory_clock_khz", 0.0);
-  d.memory_bus_width_bits = j.value("memory_bus_width_bits", 0);
-  d.sm_clock_khz = j.value("sm_clock_khz", 0.0);
-  d.l2_bytes = j.value("l2_bytes", int64_t{0});
-  d.shared_bytes_per_sm = j.value("shared_bytes_per_sm", int64_t{0});
-  d.total_memory_bytes = j.value("total_memory_bytes", int64_t{0});
-  d.ecc_enabled = j.value("ecc_enabled", false);
-  d.copy_engines = j.value("copy_engines", 0);
-  d.driver_version = j.value("driver_version", 0);
-  d.runtime_version = j.value("runtime_version", 0);
-  d.pci_bus_id = j.value("pci_bus_id", "");
-  d.pcie_generation = j.value("pcie_generation", 0);
-  d.pcie_width = j.value("pcie_width", 0);
-  d.pcie_current_generation = j.value("pcie_current_generation", 0);
-  d.pcie_current_width = j.value("pcie_current_width", 0);
-  if (j.contains("pcie_max_payload_bytes") && j["pcie_max_payload_bytes"].is_number_integer())
-    d.pcie_max_payload_bytes = j["pcie_max_payload_bytes"].get<int>();
-  const auto source = j.find("pcie_max_payload_source");
-  d.pcie_max_payload_assumed =
-      source != j.end() && source->is_string() && *source == payload_assumed;
+  d.sm_count = field<int>(j, "sm_count").value_or(0);
+  d.memory_clock_khz = field<double>(j, "memory_clock_khz").value_or(0);
+  d.memory_bus_width_bits = field<int>(j, "memory_bus_width_bits").value_or(0);
+  d.sm_clock_khz = field<double>(j, "sm_clock_khz").value_or(0);
+  d.l2_bytes = field<int64_t>(j, "l2_bytes").value_or(0);
+  d.shared_bytes_per_sm = field<int64_t>(j, "shared_bytes_per_sm").value_or(0);
+  d.total_memory_bytes = field<int64_t>(j, "total_memory_bytes").value_or(0);
+  d.ecc_enabled = field<bool>(j, "ecc_enabled").value_or(false);
+  d.copy_engines = field<int>(j, "copy_engines").value_or(0);
+  d.driver_version = field<int>(j, "driver_version").value_or(0);
+  d.runtime_version = field<int>(j, "runtime_version").value_or(0);
+  d.pci_bus_id = field<std::string>(j, "pci_bus_id").value_or("");
+  d.pcie_generation = field<int>(j, "pcie_generation").value_or(0);
+  d.pcie_width = field<int>(j, "pcie_width").value_or(0);
+  d.pcie_current_generation = field<int>(j, "pcie_current_generation").value_or(0);
+  d.pcie_current_width = field<int>(j, "pcie_current_width").value_or(0);
+  d.pcie_max_payload_bytes = field<int>(j, "pcie_max_payload_bytes").value_or(0);
+  d.pcie_max_payload_assumed = field<std::string>(j, "pcie_max_payload_source") == payload_assumed;
+  d.recorded_bandwidth_gbs = field<double>(j, "theoretical_bandwidth_gbs");
+  d.recorded_pcie_gbs = field<double>(j, "theoretical_pcie_gbs");
+  d.stored = j;
   return d;
 }
 

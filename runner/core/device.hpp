@@ -1,9 +1,8 @@
 // What apod knows about a GPU: the facts it reads from the driver and the limits derived from them.
 #pragma once
 
+#include "core/stored_object.hpp"
 #include "core/theory.hpp"
-
-#include <nlohmann/json.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -39,8 +38,19 @@ struct DeviceInfo {
   /// server value, pcie_assumed_max_payload_bytes.
   bool pcie_max_payload_assumed = false;
 
+  /// The limits stated by the record the device was read from (device_from_json): the figures
+  /// the apod that measured the run computed, printed in its summary and exported. The
+  /// theoretical_* functions give them back rather than recompute them, so that a stored run's
+  /// percentages stay those it was measured with and a document that states a limit without the
+  /// facts behind it (a fixture, a hand-made file) keeps it. Nothing for a device queried now.
+  std::optional<double> recorded_bandwidth_gbs, recorded_pcie_gbs;
+  StoredObject stored; ///< the object it was read from, written back (core/stored_object.hpp)
+
+  /// The DRAM limit: the recorded figure, else memory clock x bus width (theory.hpp); 0 when
+  /// neither is known.
   double theoretical_bandwidth_gbs() const;
-  /// The line rate per direction (theory.hpp, pcie_bandwidth_gbs).
+  /// The PCIe line rate per direction: the recorded figure, else from the link's generation and
+  /// width (theory.hpp, pcie_bandwidth_gbs); nothing when unknown.
   std::optional<double> theoretical_pcie_gbs() const;
   /// The protocol limit per direction at the link's payload size (theory.hpp, pcie_attainable_gbs).
   std::optional<double> attainable_pcie_gbs(PcieDirection direction) const;
@@ -54,8 +64,13 @@ DeviceInfo nominal_device();
 /// The Max_Payload_Size assumed when config space is unreadable: what servers commonly program.
 inline constexpr int pcie_assumed_max_payload_bytes = 256;
 
-nlohmann::ordered_json to_json(const DeviceInfo& d);
-DeviceInfo device_from_json(const nlohmann::ordered_json& j);
+/// The device's wire form (docs/results-format.md, `device`): its facts and the limits derived
+/// from them; a device read from a document is written back as it was read, fields changed since
+/// excepted (core/stored_object.hpp).
+json to_json(const DeviceInfo& d);
+/// Reads a device's wire form. A fact absent or of another type reads as unknown (0, ""); only a
+/// missing name, or a uuid that is not text, is refused: InputError naming `where`.
+DeviceInfo device_from_json(const json& j, const std::string& where = "device");
 
 /// Reads the device's facts through the CUDA runtime (device_query.cu). Throws apod::NoDevice
 /// when no CUDA-capable device is present and std::runtime_error for a bad ordinal.

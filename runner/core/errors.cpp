@@ -15,4 +15,8 @@ ExitReport exit_report(const std::exception& e) {
                              " (a bug in apod; please report it with the command that caused it)"};
 }
 
+void refuse_results(const std::string& where, const std::string& what) {
+  throw InputError("not a valid apod-results document: " + where + ": " + what);
+}
+
 }  // namespace apod

@@ -33,6 +33,11 @@ struct InputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// Refuses a results document, or a stored run, that apod would not import: throws the
+/// InputError "not a valid apod-results document: WHERE: WHAT" (WHERE names the field, e.g.
+/// "runs[0].device").
+[[noreturn]] void refuse_results(const std::string& where, const std::string& what);
+
 /// No usable CUDA device. Exit code 3.
 struct NoDevice : std::runtime_error {
   using std::runtime_error::runtime_error;

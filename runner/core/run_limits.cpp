@@ -15,7 +15,7 @@ namespace {
 constexpr const limits::JsonLimits& document = limits::results_document;
 
 [[noreturn]] void refuse(const std::string& where, const std::string& what) {
-  throw InputError(fmt::format("not a valid apod-results document: {}: {}", where, what));
+  refuse_results(where, what);
 }
 
 void check_text(const std::string& text, const std::string& where,
@@ -25,9 +25,10 @@ void check_text(const std::string& text, const std::string& where,
 }
 
 // Depth, string length and object size of a JSON value, with an explicit stack: the value may
-// come from a database, where no parser bounded it on the way in.
-void check_json(const json& root, const std::string& where) {
-  std::vector<std::pair<const json*, int>> pending{{&root, 1}};
+// come from a database, where no parser bounded it on the way in. `root_depth` is the root's
+// depth within its run (2 for an element of an array: a telemetry reading).
+void check_json(const json& root, const std::string& where, int root_depth = 1) {
+  std::vector<std::pair<const json*, int>> pending{{&root, root_depth}};
   while (!pending.empty()) {
     const auto [value, depth] = pending.back();
     pending.pop_back();
@@ -68,12 +69,13 @@ void check_run_limits(const RunRecord& r, const std::string& where) {
     check_text(*text, where);
   if (r.finished_at)
     check_text(*r.finished_at, where + ".finished_at");
-  check_json(r.environment, where + ".environment");
-  check_json(r.device, where + ".device");
+  check_json(to_json(r.environment), where + ".environment");
+  check_json(to_json(r.device), where + ".device");
   if (r.telemetry.size() > limits::max_telemetry_per_run)
     refuse(where + ".telemetry",
            fmt::format("more than {} readings", limits::max_telemetry_per_run));
-  check_json(r.telemetry, where + ".telemetry");
+  for (const TelemetryReading& reading : r.telemetry)
+    check_json(to_json(reading), where + ".telemetry", 2);
   std::size_t measurements = 0;
   for (size_t i = 0; i < r.experiments.size(); ++i) {
     const ExperimentRecord& e = r.experiments[i];

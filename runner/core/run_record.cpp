@@ -17,7 +17,7 @@ namespace apod {
 namespace {
 
 [[noreturn]] void bad(const std::string& where, const std::string& what) {
-  throw InputError(fmt::format("not a valid apod-results document: {}: {}", where, what));
+  refuse_results(where, what); // the one wording of a refused document (errors.hpp)
 }
 
 // The JSON types a field may have, with the words a message uses for them.
@@ -191,11 +191,11 @@ json to_json(const RunRecord& r) {
           {"finished_at", r.finished_at ? json(*r.finished_at) : json(nullptr)},
           {"status", r.status},
           {"apod_version", r.apod_version},
-          {"environment", r.environment},
-          {"device", r.device},
+          {"environment", to_json(r.environment)},
+          {"device", to_json(r.device)},
           {"experiments", std::move(experiments)},
           {"measurements", std::move(measurements)},
-          {"telemetry", r.telemetry}};
+          {"telemetry", to_json(r.telemetry)}};
 }
 
 namespace {
@@ -228,8 +228,10 @@ RunRecord run_from_json(const json& j, const std::string& where) {
   r.label = optional_text(j, "label", where);
   r.apod_version = optional_text(j, "apod_version", where, "unknown");
   if (const json* f = optional(j, "finished_at", Kind::string, where)) r.finished_at = f->get<std::string>();
-  if (const json* env = optional(j, "environment", Kind::object, where, false)) r.environment = *env;
-  r.device = required(j, "device", Kind::object, where);
+  // A run without an environment (hand-made documents) is written back with an empty one.
+  const json* env = optional(j, "environment", Kind::object, where, false);
+  r.environment = environment_from_json(env ? *env : json::object());
+  r.device = device_from_json(required(j, "device", Kind::object, where), where + ".device");
   std::map<std::string, size_t> index;  // experiment name -> position in r.experiments
   if (const json* exps = optional(j, "experiments", Kind::array, where, false))
     for (size_t i = 0; i < exps->size(); ++i) {
@@ -246,7 +248,9 @@ RunRecord run_from_json(const json& j, const std::string& where) {
     if (added) r.experiments.push_back({m.experiment, 1, "complete", "", r.started_at, std::nullopt, {}});
     r.experiments[it->second].measurements.push_back(std::move(m));
   }
-  if (const json* tel = optional(j, "telemetry", Kind::array, where, false)) r.telemetry = *tel;
+  if (const json* tel = optional(j, "telemetry", Kind::array, where, false))
+    for (size_t i = 0; i < tel->size(); ++i)
+      r.telemetry.push_back(telemetry_from_json((*tel)[i], fmt::format("{}.telemetry[{}]", where, i)));
   validate(r, where);
   return r;
 }
@@ -254,10 +258,6 @@ RunRecord run_from_json(const json& j, const std::string& where) {
 void validate(const RunRecord& r, const std::string& where) {
   if (!valid_run_id(r.id)) bad(where + ".id", "expected 1 to 64 lowercase hex digits");
   if (!one_of(r.status, run_statuses)) bad(where + ".status", "unexpected value " + json(r.status).dump());
-  if (!r.environment.is_object()) bad(where + ".environment", "expected an object");
-  if (!r.device.is_object() || !r.device.contains("name") || !r.device["name"].is_string())
-    bad(where + ".device", "missing \"name\"");
-  if (r.device.contains("uuid") && !r.device["uuid"].is_string()) bad(where + ".device.uuid", "expected a string");
   std::set<std::string> names;
   for (size_t i = 0; i < r.experiments.size(); ++i) {
     const ExperimentRecord& e = r.experiments[i];
@@ -275,18 +275,7 @@ void validate(const RunRecord& r, const std::string& where) {
       if (!one_of(m.stop_reason, stop_reasons)) bad(w, "a measurement has an unknown stop_reason");
     }
   }
-  if (!r.telemetry.is_array()) bad(where + ".telemetry", "expected an array");
-  for (size_t i = 0; i < r.telemetry.size(); ++i)
-    if (!r.telemetry[i].is_object()) bad(fmt::format("{}.telemetry[{}]", where, i), "expected an object");
   check_run_limits(r, where);  // the same bounds however the run came (limits.hpp)
-}
-
-std::string RunRecord::device_name() const {
-  return device.is_object() && device.contains("name") && device["name"].is_string() ? device["name"].get<std::string>() : "";
-}
-
-std::string RunRecord::device_uuid() const {
-  return device.is_object() && device.contains("uuid") && device["uuid"].is_string() ? device["uuid"].get<std::string>() : "";
 }
 
 std::vector<const Measurement*> RunRecord::measurements() const {

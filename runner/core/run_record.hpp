@@ -5,7 +5,10 @@
 // validation: whatever it accepts, the store can hold and export again.
 #pragma once
 
+#include "core/device.hpp"
+#include "core/environment.hpp"
 #include "core/measurement.hpp"
+#include "core/telemetry.hpp"
 
 #include <optional>
 #include <string>
@@ -35,14 +38,11 @@ struct RunRecord {
   std::optional<std::string> finished_at;
   std::string status = "running";  ///< one of run_statuses
   std::string apod_version = "unknown";
-  json environment = json::object();  ///< provenance (writer, plan, sampling, gpu_state, ...)
-  json device = json::object();       ///< the device's facts during this run (to_json(DeviceInfo))
+  Environment environment; ///< provenance: host, build, gpu_state, sampling, plan, writer, ...
+  DeviceInfo device;       ///< the device's facts during this run
   std::vector<ExperimentRecord> experiments;
-  json telemetry = json::array();     ///< NVML readings, each an object
+  std::vector<TelemetryReading> telemetry; ///< NVML readings and the clock monitor's events
 
-  /// The device's name and UUID from its facts ("" where absent).
-  std::string device_name() const;
-  std::string device_uuid() const;
   /// Every measurement of the run, in experiment order.
   std::vector<const Measurement*> measurements() const;
 };
@@ -61,8 +61,9 @@ json to_json(const RunRecord& r);
 RunRecord run_from_json(const json& j, const std::string& where);
 
 /// The rules every run must meet however it arrives (import, merge, the store's read-out):
-/// a hex id, known statuses, a device with a name, experiments named once, finite samples with
-/// one flag each. Throws InputError naming `where` and the field.
+/// a hex id, known statuses, experiments named once, finite samples with one flag each (a device
+/// without a name, or a telemetry entry that is not an object, is refused as it is read:
+/// device_from_json, telemetry_from_json). Throws InputError naming `where` and the field.
 void validate(const RunRecord& r, const std::string& where);
 
 }  // namespace apod

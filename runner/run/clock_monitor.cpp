@@ -2,6 +2,8 @@
 
 #include "core/in_flight.hpp"
 
+#include <utility>
+
 namespace apod {
 
 ClockMonitor::ClockMonitor(ClockSource* source, double min_clock_ratio,
@@ -28,11 +30,13 @@ void ClockMonitor::note(Query& q, int code) {
     return;
   q.answering = answering;
   const in_flight::Tag tag = in_flight::tag();
-  json event = {{"event", answering ? "monitor_recovered" : "monitor_failed"},
-                {"query", q.name},
-                {"experiment", tag.experiment.empty() ? json(nullptr) : json(tag.experiment)}};
+  TelemetryReading event;
+  event.event = MonitorEvent{answering ? "monitor_recovered" : "monitor_failed", q.name, {}};
+  event.tagged = true;
+  if (!tag.experiment.empty())
+    event.experiment = tag.experiment;
   if (!answering) {
-    event["nvml_code"] = code;
+    event.event->nvml_code = code;
     failed_ = true;
   }
   events_.push_back(std::move(event));
@@ -65,24 +69,23 @@ uint8_t ClockMonitor::check_measured_clock(double sm_clock_mhz) {
   return sm_clock_mhz < min_clock_mhz_ ? sample_flag::low_clock : 0;
 }
 
-json ClockMonitor::availability() const {
-  json a = {{"available", source_ && (clock_.used || reasons_.used)},
-            {"sm_clock_check", clock_.used},
-            {"clocks_event_reasons_check", reasons_.used},
-            {"measured_clock_check", true},
-            {"min_sm_clock_mhz", min_clock_mhz_},
-            {"max_sm_clock_source", max_clock_source_}};
+MonitorAvailability ClockMonitor::availability() const {
+  MonitorAvailability a;
+  a.available = source_ && (clock_.used || reasons_.used);
+  a.sm_clock_check = clock_.used;
+  a.clocks_event_reasons_check = reasons_.used;
+  a.measured_clock_check = true;
+  a.min_sm_clock_mhz = min_clock_mhz_;
+  a.max_sm_clock_source = max_clock_source_;
   if (!source_)
-    a["why"] = why_unavailable_.empty() ? "NVML not loaded" : why_unavailable_;
+    a.why = why_unavailable_.empty() ? "NVML not loaded" : why_unavailable_;
   else if (!clock_.used && !reasons_.used)
-    a["why"] = "NVML answered neither the SM clock nor the clocks-event reasons";
+    a.why = "NVML answered neither the SM clock nor the clocks-event reasons";
   return a;
 }
 
-json ClockMonitor::take_events() {
-  json out = std::move(events_);
-  events_ = json::array();
-  return out;
+std::vector<TelemetryReading> ClockMonitor::take_events() {
+  return std::exchange(events_, {});
 }
 
 } // namespace apod

@@ -11,6 +11,7 @@
 #include "run/nvml.hpp"
 
 #include <string>
+#include <vector>
 
 namespace apod {
 
@@ -28,10 +29,11 @@ public:
 
   /// What the run's environment records (environment.sampling.monitor): whether NVML answers,
   /// which checks run, the threshold, or why there is no NVML check.
-  json availability() const;
+  MonitorAvailability availability() const;
   /// Events since the last call: a query that stopped answering ("monitor_failed", with the
-  /// NVML return code) or answered again ("monitor_recovered").
-  json take_events();
+  /// NVML return code) or answered again ("monitor_recovered"), each with the experiment in
+  /// flight; the telemetry sampler stamps them with the time it files them.
+  std::vector<TelemetryReading> take_events();
   /// True once any query that answered at the start has stopped answering in this run.
   bool failed() const { return failed_; }
 
@@ -52,7 +54,7 @@ private:
   Query clock_{"nvmlDeviceGetClockInfo(SM)"};
   Query reasons_{"clocks event reasons"};
   bool failed_ = false;
-  json events_ = json::array();
+  std::vector<TelemetryReading> events_;
 };
 
 } // namespace apod

@@ -39,7 +39,7 @@ int read_numa_node(std::string bus_id) {
 }
 }  // namespace
 
-json nvidia_smi_state(const DeviceInfo& device) {
+GpuState nvidia_smi_state(const DeviceInfo& device) {
   const std::string fields =
       "driver_version,persistence_mode,compute_mode,mig.mode.current,power.limit,clocks.max.sm,"
       "clocks.max.memory,clocks.applications.graphics,clocks.applications.memory";
@@ -51,16 +51,21 @@ json nvidia_smi_state(const DeviceInfo& device) {
     while (fgets(buf, sizeof buf, p)) out += buf;
     pclose(p);
   }
-  if (out.empty()) return {{"nvidia_smi", "unavailable"}};
-  json state = {{"nvidia_smi", "available"}};
+  GpuState state;
+  state.nvidia_smi = out.empty() ? "unavailable" : "available";
   size_t start = 0, field_start = 0;
-  for (int i = 0; i < 9; ++i) {
+  for (int i = 0; i < 9 && !out.empty(); ++i) {
     const size_t comma = out.find(',', start);
     const size_t fend = fields.find(',', field_start);
     std::string value = out.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     value.erase(0, value.find_first_not_of(' '));
     while (!value.empty() && (value.back() == '\n' || value.back() == ' ')) value.pop_back();
-    state[fields.substr(field_start, fend == std::string::npos ? std::string::npos : fend - field_start)] = value;
+    const std::string query =
+        fields.substr(field_start, fend == std::string::npos ? std::string::npos : fend - field_start);
+    if (query == "driver_version")
+      state.driver_version = value;
+    else
+      state.nvidia_smi_answers.emplace_back(query, value);
     if (comma == std::string::npos || fend == std::string::npos) break;
     start = comma + 1;
     field_start = fend + 1;
@@ -72,35 +77,34 @@ std::string device_all_value(int devices, bool all_at_once) {
   return std::to_string(devices) + (all_at_once ? " concurrent" : " one_at_a_time");
 }
 
-json collect_environment(const DeviceInfo& device) {
+Environment collect_environment(const DeviceInfo& device) {
   utsname u{};
   uname(&u);
   char host[256] = {};
   gethostname(host, sizeof host - 1);
-  json env = {
-      {"host", host},
-      {"os", first_line_with("/etc/os-release", "PRETTY_NAME")},
-      {"kernel", std::string(u.sysname) + " " + u.release},
-      {"machine", u.machine},
-      {"cpu_model", first_line_with("/proc/cpuinfo", "model name")},
-      {"cpu_count", std::thread::hardware_concurrency()},
-      {"apod_version", APOD_VERSION},
-      {"apod_commit", APOD_GIT_DESCRIBE},
-      {"apod_dirty", std::string(APOD_GIT_DESCRIBE).find("-dirty") != std::string::npos},
-      {"compiler", APOD_COMPILER},
-      {"build_type", APOD_BUILD_TYPE},
-      {"cuda_architectures", APOD_CUDA_ARCHS},
-      {"cuda_toolkit_build", CUDART_VERSION},
-      {"extra_cuda_flags", APOD_CUDA_FLAGS},
-      {"gpu_numa_node", read_numa_node(device.pci_bus_id)},
-  };
+  Environment env;
+  env.host = host;
+  env.os = first_line_with("/etc/os-release", "PRETTY_NAME");
+  env.kernel = std::string(u.sysname) + " " + u.release;
+  env.machine = u.machine;
+  env.cpu_model = first_line_with("/proc/cpuinfo", "model name");
+  env.cpu_count = std::thread::hardware_concurrency();
+  env.apod_version = APOD_VERSION;
+  env.apod_commit = APOD_GIT_DESCRIBE;
+  env.apod_dirty = std::string(APOD_GIT_DESCRIBE).find("-dirty") != std::string::npos;
+  env.compiler = APOD_COMPILER;
+  env.build_type = APOD_BUILD_TYPE;
+  env.cuda_architectures = APOD_CUDA_ARCHS;
+  env.cuda_toolkit_build = CUDART_VERSION;
+  env.extra_cuda_flags = APOD_CUDA_FLAGS;
+  env.gpu_numa_node = read_numa_node(device.pci_bus_id);
   // Set by `apod run --device all` (cmd_run.cpp) for its children: how many GPUs that command
   // ran and whether at the same time, which host-side figures depend on.
   if (const char* all = std::getenv(device_all_variable)) {
     std::istringstream in(all);
     int devices = 0;
     std::string mode;
-    if (in >> devices >> mode) env["device_all"] = {{"devices", devices}, {"mode", mode}};
+    if (in >> devices >> mode) env.device_all = DeviceAll{devices, mode};
   }
   return env;
 }

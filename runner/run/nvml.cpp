@@ -68,8 +68,8 @@ template <class T, class F, class... Args> NvmlAnswer<T> ask(F f, Args... args) 
   return {value, 0};
 }
 
-template <class T> json or_null(const NvmlAnswer<T>& a) {
-  return a ? json(*a) : json(nullptr);
+template <class T> std::optional<int64_t> count(const NvmlAnswer<T>& a) {
+  return a ? std::optional<int64_t>(*a) : std::nullopt;
 }
 }  // namespace
 
@@ -156,63 +156,67 @@ NvmlAnswer<int> temperature_c(const NvmlApi& api, void* device) {
 }
 } // namespace
 
-json Nvml::device_state() {
-  if (!available()) return {{"nvml", why_}};
+GpuState Nvml::device_state() {
+  GpuState s;
+  s.nvml = available() ? "available" : why_;
+  if (!available())
+    return s;
   char version[96] = {};
-  std::string driver;
-  if (api_->driver_version && api_->driver_version(version, sizeof version) == 0) driver = version;
-  unsigned mig_current = 0, mig_pending = 0;
-  const bool mig_ok = api_->mig_mode && api_->mig_mode(device_, &mig_current, &mig_pending) == 0;
+  if (api_->driver_version && api_->driver_version(version, sizeof version) == 0)
+    s.driver_version = version;
+  s.driver_branch = branch_of_driver(s.driver_version);
+  s.persistence_mode = count(ask<int>(api_->persistence, device_));
   const auto compute = ask<int>(api_->compute_mode, device_);
   const char* compute_names[] = {"default", "exclusive_thread", "prohibited", "exclusive_process"};
-  const auto power_limit_mw = ask<unsigned>(api_->power_limit, device_);
-  return {
-      {"nvml", "available"},
-      {"driver_version", driver},
-      {"driver_branch", driver_branch(driver)},
-      {"persistence_mode", or_null(ask<int>(api_->persistence, device_))},
-      {"compute_mode",
-       compute && *compute >= 0 && *compute < 4 ? json(compute_names[*compute]) : json(nullptr)},
-      {"mig_mode", mig_ok ? json(mig_current) : json("not supported")},
-      {"power_limit_w", power_limit_mw ? json(*power_limit_mw / 1000.0) : json(nullptr)},
-      {"max_sm_clock_mhz", or_null(max_sm_clock_mhz())},
-      {"max_memory_clock_mhz", or_null(ask<unsigned>(api_->max_clock, device_, clock_mem))},
-      {"max_graphics_clock_mhz", or_null(ask<unsigned>(api_->max_clock, device_, clock_graphics))},
-      {"application_sm_clock_mhz",
-       or_null(ask<unsigned>(api_->clock, device_, clock_sm, clock_id_app_target))},
-      {"application_memory_clock_mhz",
-       or_null(ask<unsigned>(api_->clock, device_, clock_mem, clock_id_app_target))},
-      {"pcie_generation_now", or_null(ask<unsigned>(api_->pcie_gen, device_))},
-      {"pcie_width_now", or_null(ask<unsigned>(api_->pcie_width, device_))},
-      {"pcie_generation_max", or_null(ask<unsigned>(api_->pcie_max_gen, device_))},
-      {"pcie_width_max", or_null(ask<unsigned>(api_->pcie_max_width, device_))},
-      {"nvml_entry_points",
-       {{"clocks_event_reasons",
-         api_->event_reasons_name.empty() ? json(nullptr) : json(api_->event_reasons_name)},
-        {"temperature",
-         api_->temperature_name.empty() ? json(nullptr) : json(api_->temperature_name)}}},
-  };
+  if (compute && *compute >= 0 && *compute < 4)
+    s.compute_mode = compute_names[*compute];
+  unsigned mig_current = 0, mig_pending = 0;
+  if (api_->mig_mode && api_->mig_mode(device_, &mig_current, &mig_pending) == 0)
+    s.mig_mode = mig_current;
+  if (const auto power_limit_mw = ask<unsigned>(api_->power_limit, device_))
+    s.power_limit_w = *power_limit_mw / 1000.0;
+  s.max_sm_clock_mhz = count(max_sm_clock_mhz());
+  s.max_memory_clock_mhz = count(ask<unsigned>(api_->max_clock, device_, clock_mem));
+  s.max_graphics_clock_mhz = count(ask<unsigned>(api_->max_clock, device_, clock_graphics));
+  s.application_sm_clock_mhz =
+      count(ask<unsigned>(api_->clock, device_, clock_sm, clock_id_app_target));
+  s.application_memory_clock_mhz =
+      count(ask<unsigned>(api_->clock, device_, clock_mem, clock_id_app_target));
+  s.pcie_generation_now = count(ask<unsigned>(api_->pcie_gen, device_));
+  s.pcie_width_now = count(ask<unsigned>(api_->pcie_width, device_));
+  s.pcie_generation_max = count(ask<unsigned>(api_->pcie_max_gen, device_));
+  s.pcie_width_max = count(ask<unsigned>(api_->pcie_max_width, device_));
+  if (!api_->event_reasons_name.empty())
+    s.clocks_event_reasons_entry_point = api_->event_reasons_name;
+  if (!api_->temperature_name.empty())
+    s.temperature_entry_point = api_->temperature_name;
+  return s;
 }
 
-json Nvml::reading() {
-  const auto power_mw = ask<unsigned>(api_->power, device_);
-  const auto energy = total_energy_j();
-  return {{"sm_clock_mhz", or_null(sm_clock_mhz())},
-          {"memory_clock_mhz", or_null(ask<unsigned>(api_->clock_info, device_, clock_mem))},
-          {"temperature_c", or_null(temperature_c(*api_, device_))},
-          {"power_w", power_mw ? json(*power_mw / 1000.0) : json(nullptr)},
-          {"energy_j", energy ? json(*energy) : json(nullptr)},
-          {"throttle_reasons", or_null(clocks_event_reasons())}};
+TelemetryReading Nvml::reading() {
+  TelemetryReading r;
+  r.sm_clock_mhz = count(sm_clock_mhz());
+  r.memory_clock_mhz = count(ask<unsigned>(api_->clock_info, device_, clock_mem));
+  r.temperature_c = count(temperature_c(*api_, device_));
+  if (const auto power_mw = ask<unsigned>(api_->power, device_))
+    r.power_w = *power_mw / 1000.0;
+  r.energy_j = total_energy_j();
+  if (const auto reasons = clocks_event_reasons())
+    r.throttle_reasons = *reasons;
+  return r;
 }
 
 TelemetrySampler::TelemetrySampler(Nvml& nvml, int period_ms) : nvml_(nvml) {
   thread_ = std::thread([this, period_ms] {
     while (running_) {
-      json r = nvml_.reading();
+      TelemetryReading r = nvml_.reading();
       const in_flight::Tag tag = in_flight::tag();
-      r["t_s"] = in_flight::run_clock_s();
-      r["experiment"] = tag.experiment.empty() ? json(nullptr) : json(tag.experiment);
-      r["point"] = tag.point < 0 ? json(nullptr) : json(tag.point);
+      r.t_s = in_flight::run_clock_s();
+      r.tagged = true;
+      if (!tag.experiment.empty())
+        r.experiment = tag.experiment;
+      if (tag.point >= 0)
+        r.point = tag.point;
       {
         std::lock_guard<std::mutex> lock(mutex_);
         readings_.push_back(std::move(r));
@@ -228,22 +232,17 @@ TelemetrySampler::~TelemetrySampler() {
   if (thread_.joinable()) thread_.join();
 }
 
-void TelemetrySampler::add_event(json event) {
-  event["t_s"] = in_flight::run_clock_s();
+void TelemetrySampler::add_event(TelemetryReading event) {
+  event.t_s = in_flight::run_clock_s();
   std::lock_guard<std::mutex> lock(mutex_);
   readings_.push_back(std::move(event));
 }
 
-json TelemetrySampler::stop() {
+std::vector<TelemetryReading> TelemetrySampler::stop() {
   running_ = false;
   if (thread_.joinable()) thread_.join();
   std::lock_guard<std::mutex> lock(mutex_);
   return readings_;
-}
-
-std::string driver_branch(const std::string& v) {
-  const auto dot = v.find('.');
-  return dot == std::string::npos ? v : v.substr(0, dot);
 }
 
 }  // namespace apod

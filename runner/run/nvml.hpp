@@ -6,7 +6,8 @@
 // name, and device_state() records which names answered.
 #pragma once
 
-#include "core/measurement.hpp"
+#include "core/environment.hpp"
+#include "core/telemetry.hpp"
 
 #include <atomic>
 #include <memory>
@@ -49,10 +50,10 @@ public:
   /// Settings and limits of the device: driver version, persistence, compute and MIG mode,
   /// power limit, maximum and application clocks, PCIe link (null members where unreadable),
   /// and the entry points used for the per-sample checks.
-  json device_state();
+  GpuState device_state();
   /// One telemetry reading: SM and memory clocks (MHz), temperature (C), power (W), the energy
   /// counter (J), clocks-event reason bits.
-  json reading();
+  TelemetryReading reading();
   NvmlAnswer<unsigned> sm_clock_mhz() override;
   NvmlAnswer<unsigned> max_sm_clock_mhz() override;
   NvmlAnswer<unsigned long long> clocks_event_reasons() override;
@@ -66,25 +67,22 @@ private:
 };
 
 /// Samples Nvml::reading() every `period_ms` on a background thread while it lives. Each reading
-/// carries "t_s" on the run clock and the experiment and point in flight (core/in_flight.hpp).
+/// carries t_s on the run clock and the experiment and point in flight (core/in_flight.hpp).
 class TelemetrySampler {
  public:
   TelemetrySampler(Nvml& nvml, int period_ms);
   ~TelemetrySampler();
-  /// Adds an event among the readings (e.g. the clock monitor failing), stamped with "t_s".
-  void add_event(json event);
+  /// Adds an event among the readings (e.g. the clock monitor failing), stamped with t_s.
+  void add_event(TelemetryReading event);
   /// Stops sampling and returns the readings and events in the order taken.
-  json stop();
+  std::vector<TelemetryReading> stop();
 
  private:
   Nvml& nvml_;
   std::atomic<bool> running_{true};
   std::mutex mutex_;
-  json readings_ = json::array();
+  std::vector<TelemetryReading> readings_;
   std::thread thread_;
 };
-
-/// Driver branch from a driver version string: "580.159.04" -> "580".
-std::string driver_branch(const std::string& driver_version);
 
 }  // namespace apod

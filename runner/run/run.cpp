@@ -105,11 +105,11 @@ void report_monitor_events(ClockMonitor* monitor, TelemetrySampler* telemetry,
                            ExperimentOutcome& eo) {
   if (!monitor)
     return;
-  for (json& event : monitor->take_events()) {
-    eo.monitor_events.push_back(fmt::format(
-        "{}: {}{}", event.value("event", ""), event.value("query", ""),
-        event.contains("nvml_code") ? fmt::format(" (NVML error {})", event["nvml_code"].dump())
-                                    : ""));
+  for (TelemetryReading& event : monitor->take_events()) {
+    const MonitorEvent& e = *event.event;
+    eo.monitor_events.push_back(
+        fmt::format("{}: {}{}", e.name, e.query,
+                    e.nvml_code ? fmt::format(" (NVML error {})", *e.nvml_code) : ""));
     if (telemetry)
       telemetry->add_event(std::move(event));
   }
@@ -149,11 +149,11 @@ ExperimentRecord run_one(const ExperimentInfo& info, const DeviceInfo& device,
 /// everything stored in it (experiments of an earlier, interrupted part included).
 RunOutcome run_experiments(const std::string& run_id, const std::vector<const ExperimentInfo*>& todo,
                            const RunSettings& settings, const DeviceInfo& device, Store& store, Nvml& nvml,
-                           const json& environment, std::ostream& progress) {
+                           const Environment& environment, std::ostream& progress) {
   RunOutcome outcome;
   outcome.run_id = run_id;
-  const std::string branch = environment.contains("gpu_state") && environment["gpu_state"].is_object()
-                                 ? environment["gpu_state"].value("driver_branch", "") : "";
+  // The comparability key's driver: NVML's branch, else (nvidia-smi only) the CUDA driver API's.
+  const std::string branch = environment.driver_branch();
   const std::string driver = branch.empty() ? "cuda-driver-" + std::to_string(device.driver_version) : branch;
 
   in_flight::start_run(); // the run clock of telemetry t_s and of every point's sampling window
@@ -212,19 +212,18 @@ RunOutcome run_experiments(const std::string& run_id, const std::vector<const Ex
 }
 
 /// The device whose UUID the run was measured on, among those visible now.
-DeviceInfo device_of_run(const std::string& run_id, const json& stored) {
-  const std::string uuid = stored.is_object() ? stored.value("uuid", "") : "";
+DeviceInfo device_of_run(const std::string& run_id, const DeviceInfo& stored) {
   for (int i = 0; i < device_count(); ++i) {
     DeviceInfo d = query_device(i);
-    if (d.uuid != uuid) continue;
-    if (stored.value("driver_version", d.driver_version) != d.driver_version)
+    if (d.uuid != stored.uuid) continue;
+    if (stored.driver_version != 0 && stored.driver_version != d.driver_version)  // 0: not stored
       throw InputError(fmt::format("run {} was measured with CUDA driver {}, this machine has {}: "
                                    "its two parts would not be comparable", run_id,
-                                   stored.value("driver_version", 0), d.driver_version));
+                                   stored.driver_version, d.driver_version));
     return d;
   }
   throw InputError(fmt::format("run {} was measured on {} ({}), which is not visible here", run_id,
-                               uuid, stored.is_object() ? stored.value("name", "?") : "?"));
+                               stored.uuid, stored.name.empty() ? "?" : stored.name));
 }
 
 /// `apod run --resume`: the experiments of the run's plan it has not stored, under the settings
@@ -234,39 +233,38 @@ RunOutcome resume(const RunRequest& req, std::ostream& progress) {
   Store store(req.db_path, Store::Mode::read_write);
   ResumableRun run = store.claim_run(store.resolve_run_id(req.resume_run));
   try {
-    const json& env = run.environment;
-    if (!env.contains("plan") || !env["plan"].is_array())
+    const Environment& env = run.environment;
+    if (!env.plan)
       throw InputError(fmt::format("run {} has no plan of experiments (it was begun by an apod older than "
                                    "--resume); it cannot be resumed", run.id));
     std::vector<const ExperimentInfo*> todo;
-    for (const json& step : env["plan"]) {
-      const std::string name = step.value("name", "");
-      if (std::find(run.stored.begin(), run.stored.end(), name) != run.stored.end()) continue;
-      const ExperimentInfo* info = find_experiment(name);
-      if (!info) throw InputError(fmt::format("run {} planned experiment '{}', which this apod lacks", run.id, name));
-      if (info->version != step.value("version", info->version))
+    for (const PlannedExperiment& step : *env.plan) {
+      if (std::find(run.stored.begin(), run.stored.end(), step.name) != run.stored.end()) continue;
+      const ExperimentInfo* info = find_experiment(step.name);
+      if (!info) throw InputError(fmt::format("run {} planned experiment '{}', which this apod lacks", run.id, step.name));
+      if (info->version != step.version.value_or(info->version))
         throw InputError(fmt::format("run {} planned {} version {}; this apod has version {}, whose results "
-                                     "are not comparable", run.id, name, step.value("version", 0), info->version));
+                                     "are not comparable", run.id, step.name, *step.version, info->version));
       todo.push_back(info);
     }
     const DeviceInfo device = device_of_run(run.id, run.device);
-    const json sampling = env.value("sampling", json::object());
+    const SamplingSettings sampling = env.sampling.value_or(SamplingSettings{});
     RunSettings settings;
     settings.options.device = device.ordinal;
-    settings.options.quick = sampling.value("quick", false);
+    settings.options.quick = sampling.quick.value_or(false);
     auto& policy = settings.options.sampling;
-    policy.min_samples = sampling.value("min_samples", policy.min_samples);
-    policy.max_samples = sampling.value("max_samples", policy.max_samples);
-    policy.target_ci_rel = sampling.value("target_ci_rel", policy.target_ci_rel);
-    policy.max_point_s = sampling.value("max_point_s", policy.max_point_s);
-    policy.flush_l2 = sampling.value("flush_l2", policy.flush_l2);
-    policy.warmup = sampling.value("warmup", settings.options.quick ? 1 : policy.warmup);
-    settings.monitor_clocks = sampling.value("monitor_clocks", true);
-    settings.min_clock_ratio = sampling.value("min_clock_ratio", settings.min_clock_ratio);
+    policy.min_samples = static_cast<int>(sampling.min_samples.value_or(policy.min_samples));
+    policy.max_samples = static_cast<int>(sampling.max_samples.value_or(policy.max_samples));
+    policy.target_ci_rel = sampling.target_ci_rel.value_or(policy.target_ci_rel);
+    policy.max_point_s = sampling.max_point_s.value_or(policy.max_point_s);
+    policy.flush_l2 = sampling.flush_l2.value_or(policy.flush_l2);
+    policy.warmup = static_cast<int>(sampling.warmup.value_or(settings.options.quick ? 1 : policy.warmup));
+    settings.monitor_clocks = sampling.monitor_clocks.value_or(true);
+    settings.min_clock_ratio = sampling.min_clock_ratio.value_or(settings.min_clock_ratio);
     settings.show_progress = req.show_progress;
     if (req.show_progress)
       progress << fmt::format("resuming run {}: {} of {} experiments stored, {} to run\n", run.id,
-                              run.stored.size(), env["plan"].size(), todo.size());
+                              run.stored.size(), env.plan->size(), todo.size());
     Nvml nvml(device.pci_bus_id);
     return run_experiments(run.id, todo, settings, device, store, nvml, env, progress);
   } catch (const json::exception& e) {
@@ -294,30 +292,30 @@ std::vector<RunOutcome> run_matrix(const RunRequest& req, std::ostream& progress
   const DeviceInfo device = query_device(req.options.device);
   Store store(req.db_path, Store::Mode::read_write_create);
   Nvml nvml(device.pci_bus_id);
-  json environment = collect_environment(device);
-  environment["gpu_state"] = nvml.available() ? nvml.device_state() : nvidia_smi_state(device);
+  Environment environment = collect_environment(device);
+  environment.gpu_state = nvml.available() ? nvml.device_state() : nvidia_smi_state(device);
   const auto monitor = make_monitor(req.monitor_clocks, req.min_clock_ratio, nvml, device);
-  environment["sampling"] = {
-      {"min_samples", req.options.sampling.min_samples},
-      {"max_samples", req.options.sampling.max_samples},
-      {"target_ci_rel", req.options.sampling.target_ci_rel},
-      {"max_point_s", req.options.sampling.max_point_s},
-      {"flush_l2", req.options.sampling.flush_l2},
-      {"monitor_clocks", req.monitor_clocks},
-      {"monitor",
-       monitor ? monitor->availability() : json{{"available", false}, {"why", "--no-clock-check"}}},
-      {"min_clock_ratio", req.min_clock_ratio},
-      {"quick", req.options.quick},
-      {"warmup", req.options.sampling.warmup}};
+  SamplingSettings& sampling = environment.sampling.emplace();
+  sampling.min_samples = req.options.sampling.min_samples;
+  sampling.max_samples = req.options.sampling.max_samples;
+  sampling.target_ci_rel = req.options.sampling.target_ci_rel;
+  sampling.max_point_s = req.options.sampling.max_point_s;
+  sampling.flush_l2 = req.options.sampling.flush_l2;
+  sampling.monitor_clocks = req.monitor_clocks;
+  sampling.monitor = monitor ? monitor->availability()
+                             : MonitorAvailability{false, {}, {}, {}, {}, {}, "--no-clock-check"};
+  sampling.min_clock_ratio = req.min_clock_ratio;
+  sampling.quick = req.options.quick;
+  sampling.warmup = req.options.sampling.warmup;
   // What the run sets out to do, so `apod run --resume` can finish it after a crash.
-  environment["plan"] = json::array();
+  environment.plan.emplace();
   for (const ExperimentInfo* info : chosen)
-    environment["plan"].push_back({{"name", info->name}, {"version", info->version}});
+    environment.plan->push_back({info->name, info->version});
   const RunSettings settings{req.options, req.monitor_clocks, req.min_clock_ratio, req.show_progress};
   const std::string batch = new_run_id().substr(0, 12);
   std::vector<RunOutcome> outcomes;
   for (int i = 0; i < req.repeat; ++i) {
-    environment["repeat"] = {{"index", i + 1}, {"count", req.repeat}, {"batch", batch}};
+    environment.repeat = RepeatIndex{i + 1, req.repeat, batch};
     if (req.show_progress && req.repeat > 1) progress << fmt::format("repeat {}/{}\n", i + 1, req.repeat);
     const std::string run_id = store.begin_run(req.label, device, environment);
     outcomes.push_back(run_experiments(run_id, chosen, settings, device, store, nvml, environment, progress));

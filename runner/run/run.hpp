@@ -1,6 +1,7 @@
 // `apod run`: walks the experiment matrix on one GPU and stores each experiment as it finishes.
 #pragma once
 
+#include "core/environment.hpp"
 #include "core/experiment.hpp"
 
 #include <ostream>
@@ -60,7 +61,7 @@ void print_summary(const RunOutcome& outcome, std::ostream& out);
 
 /// Provenance of this process and device: host, OS, CPU, build, and the GPU's NUMA node
 /// (environment.cpp). NVML's view of the device is added by the run loop.
-json collect_environment(const DeviceInfo& device);
+Environment collect_environment(const DeviceInfo& device);
 
 /// `apod run --device all` tells each child how the GPUs are run through this environment
 /// variable; collect_environment records it as `device_all` {devices, mode}.
@@ -69,6 +70,6 @@ inline constexpr const char* device_all_variable = "APOD_DEVICE_ALL";
 std::string device_all_value(int devices, bool all_at_once);
 
 /// The device's settings from `nvidia-smi --query-gpu`, for machines without a loadable NVML.
-json nvidia_smi_state(const DeviceInfo& device);
+GpuState nvidia_smi_state(const DeviceInfo& device);
 
 }  // namespace apod

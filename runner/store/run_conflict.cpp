@@ -13,28 +13,28 @@ bool unfinished(const RunRecord& r) {
   return r.status == "running" || r.status == "interrupted";
 }
 
-json field(const json& object, const char* key) {
-  return object.is_object() && object.contains(key) ? object[key] : json();
+// A writer as stored (null for none): two records name the same process when these are equal.
+json stored_writer(const std::optional<Writer>& writer) {
+  return writer ? to_json(*writer) : json();
 }
 
 std::size_t resumptions(const RunRecord& r) {
-  const json resumed = field(r.environment, "resumed");
-  return resumed.is_array() ? resumed.size() : 0;
+  return r.environment.resumed.size();
 }
 
 // `later` was written by the writer of `earlier`, or by a process that took it over from it.
 bool same_lineage(const RunRecord& later, const RunRecord& earlier) {
-  const json writer = field(earlier.environment, "writer");
-  if (field(later.environment, "writer") == writer)
+  const json writer = stored_writer(earlier.environment.writer);
+  if (stored_writer(later.environment.writer) == writer)
     return true;
-  const json resumed = field(later.environment, "resumed");
-  return resumed.is_array() && std::any_of(resumed.begin(), resumed.end(), [&](const json& r) {
-           return field(r, "previous_writer") == writer;
-         });
+  const auto& resumed = later.environment.resumed;
+  return std::any_of(resumed.begin(), resumed.end(), [&](const Resumption& r) {
+    return stored_writer(r.previous_writer) == writer;
+  });
 }
 
 bool supersedes(const RunRecord& later, const RunRecord& earlier) {
-  if (!unfinished(earlier) || later.device_uuid() != earlier.device_uuid() ||
+  if (!unfinished(earlier) || later.device.uuid != earlier.device.uuid ||
       later.started_at != earlier.started_at || !same_lineage(later, earlier))
     return false;
   std::set<std::string> names;

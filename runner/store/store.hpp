@@ -25,8 +25,8 @@ namespace apod {
 /// What `apod run --resume` needs of a run it takes over (Store::claim_run).
 struct ResumableRun {
   std::string id;
-  json device;                     ///< the device facts stored with the run
-  json environment;                ///< provenance, with the run's "plan" and "sampling"
+  DeviceInfo device;               ///< the device facts stored with the run
+  Environment environment;         ///< provenance, with the run's plan and sampling settings
   std::vector<std::string> stored; ///< experiments already stored, in the order they were
 };
 
@@ -83,7 +83,7 @@ public:
   /// Inserts a run in status "running" and returns its new id. The environment is stored with
   /// this process added as the run's "writer" (writer.hpp), so a killed runner is recognised.
   std::string begin_run(const std::string& label, const DeviceInfo& device,
-                        const json& environment);
+                        const Environment& environment);
   /// Takes over a run for `apod run --resume`: it must be 'interrupted', or 'running' under this
   /// very process (a runner that re-executed itself). Records this process as its writer, sets
   /// it 'running' and returns what was stored. Throws InputError saying why it cannot resume.
@@ -96,7 +96,7 @@ public:
   void save_experiment(const std::string& run_id, const ExperimentRecord& record);
   /// Appends the telemetry readings sampled during a run (NVML) to those stored (a resumed run
   /// adds the readings of its second part to those of its first).
-  void save_telemetry(const std::string& run_id, const json& readings);
+  void save_telemetry(const std::string& run_id, const std::vector<TelemetryReading>& readings);
   /// Sets the run's final status and finish time.
   void finish_run(const std::string& run_id, const std::string& status);
 

@@ -136,11 +136,9 @@ std::vector<Measurement> read_measurements(sqlite::Database& db, int64_t experim
 
 namespace {
 
-// Every text of a run read back as valid UTF-8 (see replace_invalid_utf8).
+// Every text of a run read back as valid UTF-8 (see replace_invalid_utf8); the environment,
+// device and telemetry are made so as they are read (Store::read_run).
 void make_valid_utf8(RunRecord& r) {
-  replace_invalid_utf8(r.environment);
-  replace_invalid_utf8(r.device);
-  replace_invalid_utf8(r.telemetry);
   for (std::string* text : {&r.label, &r.apod_version, &r.started_at})
     *text = valid_utf8(*text);
   for (auto& e : r.experiments) {
@@ -165,6 +163,11 @@ RunRecord Store::read_run(const std::string& run_id) try {
   run.bind(":id", run_id);
   if (!run.step())
     throw InputError("no run " + run_id);
+  const auto parse_valid_utf8 = [](const std::string& text) {
+    json j = parse_stored(text);
+    replace_invalid_utf8(j);
+    return j;
+  };
   RunRecord r;
   try { // whatever the file holds is refused as a run apod would not import, never half-read
     r.id = run.get_text("id");
@@ -173,8 +176,12 @@ RunRecord Store::read_run(const std::string& run_id) try {
     r.finished_at = run.get_optional_text("finished_at");
     r.status = status_shown(r.id, run.get_text("status"));
     r.apod_version = run.get_text("apod_version");
-    r.environment = parse_stored(run.get_text("environment"));
-    r.device = parse_stored(run.get_text("device_facts"));
+    const std::string where = "run " + r.id;
+    const json environment = parse_valid_utf8(run.get_text("environment"));
+    if (!environment.is_object())
+      refuse_results(where + ".environment", "expected an object");
+    r.environment = environment_from_json(environment);
+    r.device = device_from_json(parse_valid_utf8(run.get_text("device_facts")), where + ".device");
     sqlite::Statement exps(
         *db_, "SELECT id, name, version, status, error, started_at, wall_s FROM experiment_run "
               "WHERE run_id = :run_id ORDER BY id");
@@ -199,7 +206,9 @@ RunRecord Store::read_run(const std::string& run_id) try {
       if (r.telemetry.size() >= limits::max_telemetry_per_run)
         throw InputError(
             fmt::format("more than {} telemetry readings", limits::max_telemetry_per_run));
-      r.telemetry.push_back(parse_stored(tel.get_text("reading")));
+      r.telemetry.push_back(telemetry_from_json(
+          parse_valid_utf8(tel.get_text("reading")),
+          fmt::format("{}.telemetry[{}]", where, r.telemetry.size())));
     }
     make_valid_utf8(r);
     validate(r, "run " + r.id);

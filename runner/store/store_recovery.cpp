@@ -122,14 +122,13 @@ void Store::settle_dead_writers(bool may_write) {
     std::vector<std::string> dead;
     sqlite::Statement st(*db_, "SELECT id, environment FROM run WHERE status = 'running'");
     while (st.step()) {
-      json env;
+      std::optional<Writer> writer;
       try {
-        env = parse_stored(st.get_text("environment"));
+        writer = environment_from_json(parse_stored(st.get_text("environment"))).writer;
       } catch (const InputError&) { // a run whose writer apod cannot read is never judged
         continue;
       }
-      if (env.is_object() && env.contains("writer") &&
-          writer_state(env["writer"]) == WriterState::gone)
+      if (writer && writer_state(*writer) == WriterState::gone)
         dead.push_back(st.get_text("id"));
     }
     return dead;
@@ -162,18 +161,19 @@ ResumableRun Store::claim_run(const std::string& run_id) try {
   if (!run.step())
     throw InputError(fmt::format("no run '{}' in '{}'", run_id, db_->path()));
   const std::string status = run.get_text("status");
+  const json environment = parse_stored(run.get_text("environment"));
   ResumableRun r{run_id,
-                 parse_stored(run.get_text("device_facts")),
-                 parse_stored(run.get_text("environment")),
+                 device_from_json(parse_stored(run.get_text("device_facts")), "run " + run_id),
+                 environment_from_json(environment.is_object() ? environment : json::object()),
                  {}};
-  const json writer = r.environment.is_object() ? r.environment.value("writer", json()) : json();
-  const json me = current_writer();
-  if (status == "running" && writer != me) {
-    const std::string who = writer.is_object()
-                                ? fmt::format("pid {} on {}", writer.value("pid", int64_t(0)),
-                                              writer.value("host", std::string("?")))
-                                : std::string("a process apod cannot identify");
-    if (writer_state(writer) != WriterState::gone)
+  const std::optional<Writer> writer = r.environment.writer;
+  const Writer me = current_writer();
+  const bool mine = writer && to_json(*writer) == to_json(me);
+  if (status == "running" && !mine) {
+    const std::string who = writer ? fmt::format("pid {} on {}", writer->pid,
+                                                 writer->host.empty() ? "?" : writer->host)
+                                   : std::string("a process apod cannot identify");
+    if (!writer || writer_state(*writer) != WriterState::gone)
       throw InputError(
           fmt::format("run {} is still being written ({}): resume it once that process has ended",
                       run_id, who));
@@ -181,18 +181,14 @@ ResumableRun Store::claim_run(const std::string& run_id) try {
     throw InputError(fmt::format("run {} has finished ({}); only an interrupted run can be resumed",
                                  run_id, status));
   }
-  if (!r.environment.is_object())
-    r.environment = json::object();
-  if (writer != me) {
-    if (!r.environment.contains("resumed") || !r.environment["resumed"].is_array())
-      r.environment["resumed"] = json::array();
-    r.environment["resumed"].push_back({{"at", now_iso8601()}, {"previous_writer", writer}});
-    r.environment["writer"] = me;
+  if (!mine) {
+    r.environment.resumed.push_back({now_iso8601(), writer, std::nullopt});
+    r.environment.writer = me;
   }
   sqlite::Statement claim(
       *db_, "UPDATE run SET status = 'running', finished_at = NULL, environment = :environment "
             "WHERE id = :id");
-  claim.bind(":id", run_id).bind(":environment", r.environment.dump()).run();
+  claim.bind(":id", run_id).bind(":environment", to_json(r.environment).dump()).run();
   sqlite::Statement stored(*db_,
                            "SELECT name FROM experiment_run WHERE run_id = :run_id ORDER BY id");
   stored.bind(":run_id", run_id);

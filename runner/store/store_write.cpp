@@ -19,12 +19,12 @@ std::optional<std::string> optional_text(const std::string& s) {
 
 // Telemetry readings stored in order from `seq` on.
 void insert_telemetry(sqlite::Database& db, const std::string& run_id, int64_t seq,
-                      const json& readings) {
+                      const std::vector<TelemetryReading>& readings) {
   sqlite::Statement st(
       db, "INSERT INTO telemetry(run_id, seq, reading) VALUES (:run_id, :seq, :reading)");
-  for (const json& r : readings) {
+  for (const TelemetryReading& r : readings) {
     st.reset();
-    st.bind(":run_id", run_id).bind(":seq", seq++).bind(":reading", r.dump()).run();
+    st.bind(":run_id", run_id).bind(":seq", seq++).bind(":reading", to_json(r).dump()).run();
   }
 }
 
@@ -43,10 +43,10 @@ int64_t Store::device_id(const std::string& uuid, const std::string& name) {
 }
 
 std::string Store::begin_run(const std::string& label, const DeviceInfo& device,
-                             const json& environment) try {
+                             const Environment& environment) try {
   const std::string id = new_run_id();
-  json env = environment;
-  env["writer"] = current_writer();
+  Environment env = environment;
+  env.writer = current_writer();
   sqlite::Transaction tx(*db_);
   const int64_t dev = device_id(device.uuid, device.name);
   sqlite::Statement st(*db_, "INSERT INTO run(id, label, started_at, status, apod_version, "
@@ -59,7 +59,7 @@ std::string Store::begin_run(const std::string& label, const DeviceInfo& device,
       .bind(":apod_version", std::string(APOD_VERSION))
       .bind(":device_id", dev)
       .bind(":device_facts", to_json(device).dump())
-      .bind(":environment", env.dump());
+      .bind(":environment", to_json(env).dump());
   st.run();
   tx.commit();
   return id;
@@ -141,7 +141,8 @@ void Store::insert_measurement(int64_t experiment_run_id, const Measurement& m) 
   }
 }
 
-void Store::save_telemetry(const std::string& run_id, const json& readings) try {
+void Store::save_telemetry(const std::string& run_id,
+                           const std::vector<TelemetryReading>& readings) try {
   sqlite::Transaction tx(*db_);
   sqlite::Statement next(
       *db_, "SELECT coalesce(max(seq) + 1, 0) AS next_seq FROM telemetry WHERE run_id = :run_id");
@@ -153,7 +154,7 @@ void Store::save_telemetry(const std::string& run_id, const json& readings) try 
 }
 
 void Store::insert_run(const RunRecord& r) {
-  const int64_t dev = device_id(r.device_uuid(), r.device_name());
+  const int64_t dev = device_id(r.device.uuid, r.device.name);
   sqlite::Statement run(
       *db_, "INSERT INTO run(id, label, started_at, finished_at, status, apod_version, device_id, "
             "device_facts, environment) VALUES (:id, :label, :started_at, :finished_at, "
@@ -165,8 +166,8 @@ void Store::insert_run(const RunRecord& r) {
       .bind(":status", r.status)
       .bind(":apod_version", r.apod_version)
       .bind(":device_id", dev)
-      .bind(":device_facts", r.device.dump())
-      .bind(":environment", r.environment.dump());
+      .bind(":device_facts", to_json(r.device).dump())
+      .bind(":environment", to_json(r.environment).dump());
   run.run();
   for (const ExperimentRecord& e : r.experiments)
     insert_experiment(r.id, e);

@@ -51,34 +51,25 @@ int64_t start_ticks(int64_t pid) {
 
 } // namespace
 
-json current_writer() {
-  const int64_t pid = getpid();
-  return {{"host", host_name()},
-          {"boot_id", first_line("/proc/sys/kernel/random/boot_id")},
-          {"pid_namespace", pid_namespace()},
-          {"pid", pid},
-          {"start_ticks", start_ticks(pid)}};
+Writer current_writer() {
+  Writer me;
+  me.host = host_name();
+  me.boot_id = first_line("/proc/sys/kernel/random/boot_id");
+  me.pid_namespace = pid_namespace();
+  me.pid = getpid();
+  me.start_ticks = start_ticks(me.pid);
+  return me;
 }
 
-WriterState writer_state(const json& w) {
-  const auto text = [&](const char* key) {
-    return w.is_object() && w.contains(key) && w[key].is_string() ? w[key].get<std::string>()
-                                                                  : std::string();
-  };
-  const auto number = [&](const char* key) {
-    return w.is_object() && w.contains(key) && w[key].is_number_integer() ? w[key].get<int64_t>()
-                                                                          : int64_t(-1);
-  };
-  const std::string host = text("host"), boot = text("boot_id");
-  const int64_t pid = number("pid"), recorded_ticks = number("start_ticks");
-  if (host.empty() || boot.empty() || pid <= 0 || recorded_ticks < 0 || host != host_name())
+WriterState writer_state(const Writer& w) {
+  if (w.host.empty() || w.boot_id.empty() || w.pid <= 0 || w.start_ticks < 0 ||
+      w.host != host_name())
     return WriterState::unknown;
-  if (boot != first_line("/proc/sys/kernel/random/boot_id"))
+  if (w.boot_id != first_line("/proc/sys/kernel/random/boot_id"))
     return WriterState::gone;
-  if (text("pid_namespace") != pid_namespace())
+  if (w.pid_namespace != pid_namespace())
     return WriterState::unknown;
-  const int64_t ticks = start_ticks(pid);
-  return ticks == recorded_ticks ? WriterState::alive : WriterState::gone;
+  return start_ticks(w.pid) == w.start_ticks ? WriterState::alive : WriterState::gone;
 }
 
 } // namespace apod

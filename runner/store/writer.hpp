@@ -3,13 +3,13 @@
 // began a run with the processes alive now and marks the dead ones' runs 'interrupted'.
 #pragma once
 
-#include "core/measurement.hpp"
+#include "core/environment.hpp"
 
 namespace apod {
 
-/// This process, as a JSON object: host name, boot id, pid namespace, pid, and the pid's start
-/// time in clock ticks after boot (a pid is reused; pid and start time together are not).
-json current_writer();
+/// This process: host name, boot id, pid namespace, pid, and the pid's start time in clock ticks
+/// after boot (a pid is reused; pid and start time together are not).
+Writer current_writer();
 
 enum class WriterState {
   alive,   ///< the process still runs
@@ -21,6 +21,6 @@ enum class WriterState {
 /// Whether the process that `writer` (a current_writer() record) describes still runs. A host
 /// with the same name but another boot id is taken to have rebooted (the process is gone), so
 /// machines that share a database need distinct host names.
-WriterState writer_state(const json& writer);
+WriterState writer_state(const Writer& writer);
 
 } // namespace apod

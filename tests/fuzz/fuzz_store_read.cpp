@@ -34,9 +34,10 @@ RunRecord sample_run(const std::string& id, const std::string& status, int exper
   r.label = "fuzz";
   r.started_at = "2026-01-01T00:00:00.000Z";
   r.status = status;
-  r.environment = {{"writer", {{"host", "h"}, {"pid", 1}}}, {"plan", {"e0", "e1"}}};
-  r.device = {{"name", "GPU"}, {"uuid", "GPU-1"}, {"memory_clock_khz", 1000}};
-  r.telemetry = json::array({{{"t_s", 0.5}, {"sm_clock_mhz", 1980}}});
+  r.environment =
+      environment_from_json({{"writer", {{"host", "h"}, {"pid", 1}}}, {"plan", {"e0", "e1"}}});
+  r.device = device_from_json({{"name", "GPU"}, {"uuid", "GPU-1"}, {"memory_clock_khz", 1000}});
+  r.telemetry = {telemetry_from_json({{"t_s", 0.5}, {"sm_clock_mhz", 1980}}, "telemetry")};
   for (int k = 0; k < experiments; ++k) {
     ExperimentRecord e{"e" + std::to_string(k), 1, "complete", "", r.started_at, 1.5, {}};
     Measurement m;

@@ -24,6 +24,17 @@ namespace {
 
 int failures = 0;
 
+// How `apod run --device all` ran the run's GPUs ("" for a run of one GPU).
+std::string device_all_mode(const RunRecord& r) {
+  return r.environment.device_all ? r.environment.device_all->mode : "";
+}
+
+// The count and mode of `apod run --device all`: runs of one such command have the same.
+std::pair<int64_t, std::string> device_all_of(const RunRecord& r) {
+  const auto& all = r.environment.device_all;
+  return all ? std::pair(all->devices, all->mode) : std::pair(int64_t(0), std::string());
+}
+
 void check(bool ok, const std::string& what) {
   std::printf("%s %s\n", ok ? "ok  " : "FAIL", what.c_str());
   failures += !ok;
@@ -201,8 +212,7 @@ void false_alarms(const Batch& batch, const std::vector<RunRecord>& held_out) {
   const auto judge_all = [&](const Batch& runs, bool same_mode_only) {
     for (const RunRecord* a : runs)
       for (const RunRecord* b : runs)
-        if (a != b && (!same_mode_only || a->environment.value("device_all", json()) ==
-                                              b->environment.value("device_all", json()))) {
+        if (a != b && (!same_mode_only || device_all_of(*a) == device_all_of(*b))) {
           ++held_pairs;
           held_clean += compare_in(*a, *b, runs).exit_code() == 0;
         }
@@ -211,10 +221,8 @@ void false_alarms(const Batch& batch, const std::vector<RunRecord>& held_out) {
   // judged against each other, on one GPU or across GPUs of the model.
   std::map<std::string, Batch> sessions;
   for (const RunRecord& r : held_out) {
-    const json& env = r.environment;
-    const std::string boot = env.contains("writer") ? env["writer"].value("boot_id", "") : "";
-    const std::string mode = env.contains("device_all") ? env["device_all"].value("mode", "") : "";
-    sessions[boot + "|" + mode].push_back(&r);
+    const std::string boot = r.environment.writer ? r.environment.writer->boot_id : "";
+    sessions[boot + "|" + device_all_mode(r)].push_back(&r);
   }
   for (const auto& [session, runs] : sessions)
     judge_all(runs, false);
@@ -289,8 +297,7 @@ int main(int argc, char** argv) {
     return std::fprintf(stderr, "no machine with 6 runs in %s\n", argv[1]), 2;
   Batch in_turn; // one run per GPU of a multi-GPU machine, taken one GPU at a time
   for (const RunRecord& r : held_out)
-    if (r.environment.contains("device_all") &&
-        r.environment["device_all"].value("mode", "") == "one_at_a_time")
+    if (device_all_mode(r) == "one_at_a_time")
       in_turn.push_back(&r);
 
   std::printf("## Defaults per class (batch of %zu runs; between GPUs: %zu GPUs of one machine)\n",

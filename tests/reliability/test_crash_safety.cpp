@@ -200,8 +200,9 @@ TEST(CrashSafety, InterruptedRunIsResumedIntoTheSameRun) {
   ASSERT_FALSE(interrupted.empty());
   const ResumableRun run = store.claim_run(interrupted);
   EXPECT_EQ(run.stored.size(), 3u);
-  EXPECT_EQ(run.environment["writer"]["pid"], getpid()) << "this process is now the run's writer";
-  EXPECT_EQ(run.environment["resumed"].size(), 1u);
+  ASSERT_TRUE(run.environment.writer.has_value());
+  EXPECT_EQ(run.environment.writer->pid, getpid()) << "this process is now the run's writer";
+  EXPECT_EQ(run.environment.resumed.size(), 1u);
   for (const auto& r : store.list_runs()) {
     if (r.id == interrupted) {
       EXPECT_EQ(r.status, "running") << "claimed by a live process";

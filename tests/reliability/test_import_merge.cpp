@@ -93,8 +93,7 @@ TEST(ImportMerge, TheSameIdWithOtherContentIsAConflictUnlessAFlagChooses) {
 TEST(ImportMerge, ACompletedRunReplacesItsInterruptedCopyInEitherOrder) {
   RunRecord interrupted = test_run("ee", "interrupted", 1, "night", "GPU-test", "Test GPU", 7);
   RunRecord completed = test_run("ee", "complete", 3, "night", "GPU-test", "Test GPU", 8);
-  completed.environment["resumed"] =
-      json::array({{{"at", "x"}, {"previous_writer", interrupted.environment["writer"]}}});
+  completed.environment.resumed = {{"x", interrupted.environment.writer, std::nullopt}};
   Store forward(":memory:", Store::Mode::read_write_create),
       backward(":memory:", Store::Mode::read_write_create);
   const ImportSummary f = forward.import_runs(feed({interrupted, completed}));
@@ -111,7 +110,7 @@ TEST(ImportMerge, ACompletedRunReplacesItsInterruptedCopyInEitherOrder) {
   EXPECT_EQ(forward.read_run("ee").experiments.size(), 3u);
   // Another writer's run under the same id is no later state: a conflict.
   RunRecord stranger = completed;
-  stranger.environment = {{"writer", {{"host", "elsewhere"}, {"pid", 9}}}};
+  stranger.environment = environment_from_json({{"writer", {{"host", "elsewhere"}, {"pid", 9}}}});
   EXPECT_THROW(forward.import_runs(feed({stranger})), InputError);
 }
 
@@ -123,7 +122,7 @@ TEST(ImportMerge, ADevicesStoredFactsAreNeverRewritten) {
   EXPECT_EQ(to_json(store.read_run("f1")).dump(), before);
   for (const auto& r : store.list_runs())
     EXPECT_EQ(r.device_name, "NVIDIA H200") << r.id;
-  EXPECT_EQ(store.read_run("f2").device_name(), "Evil GPU") << "each run keeps its own facts";
+  EXPECT_EQ(store.read_run("f2").device.name, "Evil GPU") << "each run keeps its own facts";
 }
 
 // `merge` once accepted a run `import` refuses; the history then exported a document that

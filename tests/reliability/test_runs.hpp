@@ -21,8 +21,8 @@ inline apod::RunRecord test_run(const std::string& id, const std::string& status
   r.status = status;
   if (status != "running" && status != "interrupted")
     r.finished_at = "2026-01-01T00:01:00.000Z";
-  r.environment = {{"writer", {{"host", "h"}, {"pid", writer}}}};
-  r.device = {{"name", device}, {"uuid", uuid}};
+  r.environment = apod::environment_from_json({{"writer", {{"host", "h"}, {"pid", writer}}}});
+  r.device = apod::device_from_json({{"name", device}, {"uuid", uuid}});
   for (int k = 0; k < experiments; ++k) {
     apod::ExperimentRecord e;
     e.name = "e" + std::to_string(k);

@@ -45,10 +45,10 @@ ExperimentRecord experiment(const std::string& name, int samples = 5, bool verif
 }
 
 /// Rewrites a run's recorded writer (as if another process had begun it).
-void set_writer(const std::string& db, const std::string& run, const json& writer) {
+void set_writer(const std::string& db, const std::string& run, const Writer& writer) {
   CheckDb check(db);
   check.rows("UPDATE run SET environment = json_set(environment, '$.writer', json('" +
-                 writer.dump() + "')) WHERE id = ?1",
+                 to_json(writer).dump() + "')) WHERE id = ?1",
              run);
 }
 
@@ -67,19 +67,19 @@ std::string file_bytes(const std::string& path) {
 } // namespace
 
 TEST(WriterState, TellsLiveDeadAndForeignProcessesApart) {
-  const json me = current_writer();
-  EXPECT_EQ(me["pid"], getpid());
-  EXPECT_GE(me["start_ticks"].get<int64_t>(), 0);
+  const Writer me = current_writer();
+  EXPECT_EQ(me.pid, getpid());
+  EXPECT_GE(me.start_ticks, 0);
   EXPECT_EQ(writer_state(me), WriterState::alive);
 
-  json reused = me; // the same pid started at another time: a reused pid, the writer is gone
-  reused["start_ticks"] = me["start_ticks"].get<int64_t>() + 1;
+  Writer reused = me; // the same pid started at another time: a reused pid, the writer is gone
+  reused.start_ticks = me.start_ticks + 1;
   EXPECT_EQ(writer_state(reused), WriterState::gone);
 
   const pid_t child = spawn({"/bin/true"});
   ASSERT_GT(child, 0);
-  json dead = me;
-  dead["pid"] = child;
+  Writer dead = me;
+  dead.pid = child;
   const auto child_stat = [&](int field) { // fields after the command name, 3 = state
     std::ifstream in("/proc/" + std::to_string(child) + "/stat");
     std::string stat((std::istreambuf_iterator<char>(in)), {});
@@ -92,25 +92,25 @@ TEST(WriterState, TellsLiveDeadAndForeignProcessesApart) {
   for (int i = 0; i < 5000 && child_stat(3) != "Z"; ++i)
     usleep(1000);
   ASSERT_EQ(child_stat(3), "Z") << "the child should have exited, unreaped";
-  dead["start_ticks"] = std::stoll(child_stat(22)); // its true start: only its state tells
+  dead.start_ticks = std::stoll(child_stat(22)); // its true start: only its state tells
   EXPECT_EQ(writer_state(dead), WriterState::gone) << "a zombie (exited, not yet reaped) is gone";
   wait_for(child);
   EXPECT_EQ(writer_state(dead), WriterState::gone);
 
-  json rebooted = me;
-  rebooted["boot_id"] = "00000000-0000-0000-0000-000000000000";
+  Writer rebooted = me;
+  rebooted.boot_id = "00000000-0000-0000-0000-000000000000";
   EXPECT_EQ(writer_state(rebooted), WriterState::gone)
       << "same host, another boot: the process died with it";
 
-  json elsewhere = dead;
-  elsewhere["host"] = me["host"].get<std::string>() + "-other";
+  Writer elsewhere = dead;
+  elsewhere.host = me.host + "-other";
   EXPECT_EQ(writer_state(elsewhere), WriterState::unknown)
       << "another host's processes are not ours to judge";
-  json other_namespace = dead;
-  other_namespace["pid_namespace"] = "pid:[1]";
+  Writer other_namespace = dead;
+  other_namespace.pid_namespace = "pid:[1]";
   EXPECT_EQ(writer_state(other_namespace), WriterState::unknown);
-  EXPECT_EQ(writer_state(json::object()), WriterState::unknown);
-  EXPECT_EQ(writer_state(json("text")), WriterState::unknown);
+  EXPECT_EQ(writer_state(Writer{}), WriterState::unknown);
+  EXPECT_EQ(writer_state(writer_from_json(json("text"))), WriterState::unknown);
 }
 
 TEST(StoreRecovery, OpeningForWritingMarksOnlyDeadWritersRunsInterrupted) {
@@ -119,16 +119,16 @@ TEST(StoreRecovery, OpeningForWritingMarksOnlyDeadWritersRunsInterrupted) {
   std::string dead_run, live_run, foreign_run;
   {
     Store store(db, Store::Mode::read_write_create);
-    dead_run = store.begin_run("dead", test_device(), json::object());
+    dead_run = store.begin_run("dead", test_device(), Environment{});
     store.save_experiment(dead_run, experiment("x"));
-    live_run = store.begin_run("live", test_device(), json::object());
-    foreign_run = store.begin_run("foreign", test_device(), json::object());
+    live_run = store.begin_run("live", test_device(), Environment{});
+    foreign_run = store.begin_run("foreign", test_device(), Environment{});
   }
-  json dead = current_writer();
-  dead["start_ticks"] = dead["start_ticks"].get<int64_t>() + 1;
+  Writer dead = current_writer();
+  dead.start_ticks += 1;
   set_writer(db, dead_run, dead);
-  json foreign = current_writer();
-  foreign["host"] = "another-machine";
+  Writer foreign = current_writer();
+  foreign.host = "another-machine";
   set_writer(db, foreign_run, foreign);
 
   const std::string before = file_bytes(db);
@@ -159,7 +159,7 @@ TEST(StoreRecovery, OpeningForWritingMarksOnlyDeadWritersRunsInterrupted) {
 
 TEST(StoreRecovery, ClaimRunAcceptsOnlyResumableRuns) {
   Store store(":memory:", Store::Mode::read_write_create);
-  const std::string finished = store.begin_run("", test_device(), json::object());
+  const std::string finished = store.begin_run("", test_device(), Environment{});
   store.finish_run(finished, "complete");
   try {
     store.claim_run(finished);
@@ -170,17 +170,18 @@ TEST(StoreRecovery, ClaimRunAcceptsOnlyResumableRuns) {
   EXPECT_THROW(store.claim_run("ffff"), InputError);
 
   // Running under this very process: a runner that re-executed itself continues its own run.
-  const std::string mine = store.begin_run("", test_device(), {{"plan", json::array()}});
+  const std::string mine =
+      store.begin_run("", test_device(), environment_from_json({{"plan", json::array()}}));
   store.save_experiment(mine, experiment("first"));
   ResumableRun r = store.claim_run(mine);
   EXPECT_EQ(r.stored, std::vector<std::string>{"first"});
-  EXPECT_FALSE(r.environment.contains("resumed")) << "the same process takes no new writer record";
+  EXPECT_TRUE(r.environment.resumed.empty()) << "the same process takes no new writer record";
 
   store.mark_interrupted(mine);
   EXPECT_EQ(status_of(store, mine), "interrupted");
   r = store.claim_run(mine); // (a resume by another process is recorded: test_crash_safety)
   EXPECT_EQ(status_of(store, mine), "running");
-  EXPECT_TRUE(r.environment.contains("plan")) << "the environment comes back whole";
+  EXPECT_TRUE(r.environment.plan.has_value()) << "the environment comes back whole";
 }
 
 TEST(StoreRecovery, ClaimRunRefusesARunALiveProcessIsWriting) {
@@ -189,21 +190,21 @@ TEST(StoreRecovery, ClaimRunRefusesARunALiveProcessIsWriting) {
   std::string run;
   {
     Store store(db, Store::Mode::read_write_create);
-    run = store.begin_run("", test_device(), json::object());
+    run = store.begin_run("", test_device(), Environment{});
   }
   // pid 1 runs for as long as this machine (or container) does.
-  json init = current_writer();
-  const json init_ticks = [] {
+  Writer init = current_writer();
+  const int64_t init_ticks = [] {
     std::ifstream in("/proc/1/stat");
     std::string stat((std::istreambuf_iterator<char>(in)), {});
     std::istringstream rest(stat.substr(stat.rfind(')') + 1));
     std::string f;
     for (int i = 3; i <= 22; ++i)
       rest >> f;
-    return json(std::stoll(f));
+    return int64_t(std::stoll(f));
   }();
-  init["pid"] = 1;
-  init["start_ticks"] = init_ticks;
+  init.pid = 1;
+  init.start_ticks = init_ticks;
   set_writer(db, run, init);
   Store store(db, Store::Mode::read_write);
   try {
@@ -217,15 +218,20 @@ TEST(StoreRecovery, ClaimRunRefusesARunALiveProcessIsWriting) {
 
 TEST(StoreRecovery, TelemetryOfAResumedRunIsAppendedAndFailuresAreCounted) {
   Store store(":memory:", Store::Mode::read_write_create);
-  const std::string id = store.begin_run("", test_device(), json::object());
-  store.save_telemetry(id, json::array({{{"t_s", 0}}, {{"t_s", 1}}}));
-  store.save_telemetry(id, json::array({{{"t_s", 0}}}));
+  const std::string id = store.begin_run("", test_device(), Environment{});
+  const auto reading_at = [](double t_s) {
+    TelemetryReading r;
+    r.t_s = t_s;
+    return r;
+  };
+  store.save_telemetry(id, {reading_at(0), reading_at(1)});
+  store.save_telemetry(id, {reading_at(0)});
   EXPECT_EQ(store.export_results()["runs"][0]["telemetry"].size(), 3u);
   store.save_experiment(id, experiment("good"));
   EXPECT_FALSE(store.run_has_failures(id));
   store.save_experiment(id, experiment("unverified", 5, false));
   EXPECT_TRUE(store.run_has_failures(id)) << "a failed point makes the run partial";
-  const std::string other = store.begin_run("", test_device(), json::object());
+  const std::string other = store.begin_run("", test_device(), Environment{});
   ExperimentRecord failed = experiment("faulted");
   failed.status = "failed";
   failed.measurements.clear();
@@ -241,7 +247,7 @@ TEST(StoreRecovery, FileSizeLimitGivesAClearErrorAndKeepsTheDatabase) {
   std::string first;
   {
     Store store(db, Store::Mode::read_write_create);
-    first = store.begin_run("before", test_device(), json::object());
+    first = store.begin_run("before", test_device(), Environment{});
     store.save_experiment(first, experiment("kept", 50));
     store.finish_run(first, "complete");
   }
@@ -261,7 +267,7 @@ TEST(StoreRecovery, FileSizeLimitGivesAClearErrorAndKeepsTheDatabase) {
     int code = 10;
     try {
       Store store(db, Store::Mode::read_write_create);
-      const std::string run = store.begin_run("after", test_device(), json::object());
+      const std::string run = store.begin_run("after", test_device(), Environment{});
       store.save_experiment(run, experiment("too_big", 200000));
       code = 11; // the write went through: the limit did not bite
     } catch (const InputError& e) {

@@ -57,14 +57,19 @@ TEST(ClockMonitor, AQueryThatStopsAnsweringFlagsEverySampleAndIsReported) {
       << "fail closed: nothing vouches for this sample";
   EXPECT_EQ(monitor.check(), sample_flag::monitor_failed);
   EXPECT_TRUE(monitor.failed());
-  const json events = monitor.take_events();
+  const std::vector<TelemetryReading> events = monitor.take_events();
   ASSERT_EQ(events.size(), 1u) << "one event per change, not per sample";
-  EXPECT_EQ(events[0]["event"], "monitor_failed");
-  EXPECT_EQ(events[0]["nvml_code"], gpu_lost);
-  EXPECT_EQ(events[0]["experiment"], "peak_copy");
+  ASSERT_TRUE(events[0].is_event());
+  EXPECT_EQ(events[0].event->name, "monitor_failed");
+  EXPECT_EQ(events[0].event->nvml_code, gpu_lost);
+  EXPECT_EQ(events[0].experiment, "peak_copy");
+  EXPECT_EQ(to_json(events[0]).dump(),
+            R"({"event":"monitor_failed","query":"clocks event reasons","experiment":"peak_copy",)"
+            R"("nvml_code":15,"t_s":null})")
+      << "as the telemetry stores it, once the sampler stamps its t_s";
   nvml.reasons_code = 0;
   EXPECT_EQ(monitor.check(), 0);
-  EXPECT_EQ(monitor.take_events()[0]["event"], "monitor_recovered");
+  EXPECT_EQ(monitor.take_events()[0].event->name, "monitor_recovered");
   EXPECT_TRUE(monitor.failed()) << "the run still had a spell without a monitor";
   in_flight::set_experiment("");
 }
@@ -74,19 +79,19 @@ TEST(ClockMonitor, AQueryTheDeviceNeverAnsweredIsRecordedNotFlagged) {
   nvml.reasons_code = not_supported;
   ClockMonitor monitor(&nvml, 0.75, 1980);
   EXPECT_EQ(monitor.check(), 0);
-  const json a = monitor.availability();
-  EXPECT_TRUE(a["available"].get<bool>());
-  EXPECT_TRUE(a["sm_clock_check"].get<bool>());
-  EXPECT_FALSE(a["clocks_event_reasons_check"].get<bool>());
-  EXPECT_DOUBLE_EQ(a["min_sm_clock_mhz"].get<double>(), 1485.0);
+  const MonitorAvailability a = monitor.availability();
+  EXPECT_TRUE(a.available);
+  EXPECT_EQ(a.sm_clock_check, true);
+  EXPECT_EQ(a.clocks_event_reasons_check, false);
+  EXPECT_DOUBLE_EQ(a.min_sm_clock_mhz.value_or(0), 1485.0);
 }
 
 TEST(ClockMonitor, WithoutNvmlTheRunSaysSoAndTheMeasuredClockIsStillChecked) {
   ClockMonitor monitor(nullptr, 0.75, 1980, "libnvidia-ml.so.1 not found");
   EXPECT_EQ(monitor.check(), 0);
   EXPECT_EQ(monitor.check_measured_clock(1000.0), sample_flag::low_clock);
-  const json a = monitor.availability();
-  EXPECT_FALSE(a["available"].get<bool>());
-  EXPECT_EQ(a["why"], "libnvidia-ml.so.1 not found");
-  EXPECT_EQ(a["max_sm_clock_source"], "cudaDevAttrClockRate");
+  const MonitorAvailability a = monitor.availability();
+  EXPECT_FALSE(a.available);
+  EXPECT_EQ(a.why, "libnvidia-ml.so.1 not found");
+  EXPECT_EQ(a.max_sm_clock_source, "cudaDevAttrClockRate");
 }

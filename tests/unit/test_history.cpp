@@ -68,8 +68,9 @@ TEST(Series, KeyedByMachineWithTheModelViewAvailable) {
     RunRecord r;
     r.id = fmt::format("a{}", i);
     r.started_at = fmt::format("2026-11-22T00:0{}:00.000Z", i);
-    r.device = {{"name", "NVIDIA H200"}, {"uuid", i % 2 ? "GPU-1" : "GPU-2"}};
-    r.environment = {{"host", "vm"}};
+    r.device.name = "NVIDIA H200";
+    r.device.uuid = i % 2 ? "GPU-1" : "GPU-2";
+    r.environment.host = "vm";
     Measurement m;
     m.experiment = "offset_copy";
     m.metric = "effective_bandwidth";

@@ -15,8 +15,16 @@ json reading(double t_s, const char* experiment, double power_w, double energy_j
           {"energy_j", energy_j}};
 }
 
+// Readings as a document stores them, read as the run's telemetry.
+std::vector<TelemetryReading> typed(const json& readings) {
+  std::vector<TelemetryReading> telemetry;
+  for (const json& r : readings)
+    telemetry.push_back(telemetry_from_json(r, "telemetry"));
+  return telemetry;
+}
+
 // A run: idle at 100 W, peak_copy from 1 s to 3 s at 600 W, then host_transfer at 200 W.
-json run_telemetry() {
+std::vector<TelemetryReading> run_telemetry() {
   json t = json::array();
   double joules = 0;
   for (int i = 0; i <= 24; ++i) {
@@ -27,7 +35,7 @@ json run_telemetry() {
     joules += watts * 0.25;
   }
   t.push_back({{"t_s", 2.0}, {"event", "monitor_failed"}, {"experiment", "peak_copy"}});
-  return t;
+  return typed(t);
 }
 
 json window(double start_s, double end_s, std::optional<double> energy_j) {
@@ -62,19 +70,20 @@ TEST(Power, AShortPointUsesTheReadingsTakenDuringIt) {
 TEST(Power, WithoutEnergyTheMeanOfThePowerReadings) {
   json t = json::array({{{"t_s", 1.0}, {"experiment", "x"}, {"power_w", 300.0}},
                         {{"t_s", 1.25}, {"experiment", "x"}, {"power_w", 500.0}}});
-  const auto p = point_power_w(json::object(), t, "x");
+  const auto p = point_power_w(json::object(), typed(t), "x");
   ASSERT_TRUE(p.has_value());
   EXPECT_DOUBLE_EQ(p->watts, 400.0);
 }
 
 TEST(Power, NoReadingOfTheExperimentGivesNoFigure) {
   EXPECT_FALSE(point_power_w(json::object(), run_telemetry(), "scaling").has_value());
-  EXPECT_FALSE(point_power_w(json::object(), json(nullptr), "peak_copy").has_value());
+  EXPECT_FALSE(point_power_w(json::object(), {}, "peak_copy").has_value());
 }
 
 TEST(Power, TelemetryNamesExperimentsOnlyInRunsThatTaggedIt) {
   EXPECT_TRUE(telemetry_names_experiments(run_telemetry()));
-  EXPECT_FALSE(telemetry_names_experiments(json::array({{{"t_s", 0.25}, {"power_w", 500.0}}})))
+  const json untagged = json::array({{{"t_s", 0.25}, {"power_w", 500.0}}});
+  EXPECT_FALSE(telemetry_names_experiments(typed(untagged)))
       << "a run recorded before readings named the experiment";
-  EXPECT_FALSE(telemetry_names_experiments(json(nullptr)));
+  EXPECT_FALSE(telemetry_names_experiments({}));
 }

@@ -141,7 +141,8 @@ int64_t stored_version(const std::string& path) {
 
 TEST(Store, InMemoryRunRoundTripKeepsEverySample) {
   Store store(":memory:", Store::Mode::read_write_create);
-  const std::string id = store.begin_run("label '; DROP TABLE run; --", test_device(), {{"host", "h"}});
+  const std::string id = store.begin_run("label '; DROP TABLE run; --", test_device(),
+      environment_from_json({{"host", "h"}}));
   store.save_experiment(id, test_experiment());
   store.finish_run(id, "partial");
 
@@ -175,7 +176,7 @@ TEST(Store, FileDatabaseIsWalVersionedAndReopens) {
   std::string id;
   {
     Store store(path, Store::Mode::read_write_create);
-    id = store.begin_run("", test_device(), json::object());
+    id = store.begin_run("", test_device(), Environment{});
     store.save_experiment(id, test_experiment());
   }
   sqlite3* db = nullptr;
@@ -268,7 +269,7 @@ TEST(Store, FailedSaveRollsBackTheWholeExperiment) {
   Store store(":memory:", Store::Mode::read_write_create);
   // A run id that does not exist violates the foreign key: nothing of the experiment may remain.
   EXPECT_THROW(store.save_experiment("0123", test_experiment()), std::exception);
-  const std::string id = store.begin_run("", test_device(), json::object());
+  const std::string id = store.begin_run("", test_device(), Environment{});
   EXPECT_EQ(store.export_results()["runs"][0]["measurements"].size(), 0u);
   store.save_experiment(id, test_experiment());
   EXPECT_THROW(store.save_experiment(id, test_experiment()), std::exception) << "same experiment twice in a run";
@@ -277,14 +278,14 @@ TEST(Store, FailedSaveRollsBackTheWholeExperiment) {
 
 TEST(Store, EachPointKeepsItsClass) {
   Store store(":memory:", Store::Mode::read_write_create);
-  const std::string id = store.begin_run("", test_device(), json::object());
+  const std::string id = store.begin_run("", test_device(), Environment{});
   store.save_experiment(id, one_point_per_class());
   expect_one_point_per_class(store.read_run(id));
 }
 
 TEST(Store, ExportImportExportIsByteIdentical) {
   Store a(":memory:", Store::Mode::read_write_create);
-  const std::string id = a.begin_run("x", test_device(), {{"k", "v"}});
+  const std::string id = a.begin_run("x", test_device(), environment_from_json({{"k", "v"}}));
   a.save_experiment(id, test_experiment());
   a.save_experiment(id, one_point_per_class());
   a.finish_run(id, "complete");
@@ -300,7 +301,7 @@ TEST(Store, ExportImportExportIsByteIdentical) {
 TEST(Store, CsvExportOfStoredPointsHasTheirClassAfterDirection) {
   TempDir dir;
   Store store(":memory:", Store::Mode::read_write_create);
-  const std::string id = store.begin_run("", test_device(), json::object());
+  const std::string id = store.begin_run("", test_device(), Environment{});
   store.save_experiment(id, one_point_per_class());
   const std::string path = (dir.path / "points.csv").string();
   OutputFile out(path, {});
@@ -338,7 +339,7 @@ TEST(Store, AVersion3FileOpenedForWritingIsMigratedTo4) {
   {
     Store store(path, Store::Mode::read_write);
     expect_declared_classes(store.read_run("a3"));
-    id = store.begin_run("", test_device(), json::object());
+    id = store.begin_run("", test_device(), Environment{});
     store.save_experiment(id, one_point_per_class());
   }
   EXPECT_EQ(stored_version(path), 4);
@@ -357,7 +358,7 @@ TEST(Store, AVersion3FileOpenedForWritingIsMigratedTo4) {
 
 TEST(Store, ImportIsIdempotentAndLossless) {
   Store a(":memory:", Store::Mode::read_write_create);
-  const std::string id = a.begin_run("x", test_device(), {{"k", "v"}});
+  const std::string id = a.begin_run("x", test_device(), environment_from_json({{"k", "v"}}));
   a.save_experiment(id, test_experiment());
   a.finish_run(id, "complete");
   const json exported = a.export_results();
