@@ -55,8 +55,7 @@ std::vector<std::string> choose_candidates(const CompareArgs& args, Store& store
     ids.push_back(store.resolve_run_id(args.runs[i]));
   for (const RunRecord& r : runs) {
     const auto& repeat = r.environment.repeat;
-    const bool in_batch =
-        !args.batch.empty() && repeat && repeat->batch.starts_with(args.batch);
+    const bool in_batch = !args.batch.empty() && repeat && repeat->batch.starts_with(args.batch);
     if (r.id != base_id && (args.all || in_batch))
       ids.push_back(r.id);
   }
@@ -120,7 +119,8 @@ int run_compare(const CompareArgs& args) {
 
   const FormatOptions format{args.only_changed};
   if (args.format == "json")
-    std::cout << to_json(verdicts, format).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    std::cout << to_json(verdicts, format).dump(2, ' ', false, json::error_handler_t::replace)
+              << "\n";
   else if (args.format == "markdown")
     std::cout << format_markdown(verdicts, format);
   else
@@ -192,7 +192,7 @@ void add_baseline(CLI::App& app, Action& action) {
   set->callback([&action, args] {
     action = [args]() -> int {
       check_database_path(args->db);
-      Store store(args->db, Store::Mode::read_write);  // a baseline is a stored run: no new file
+      Store store(args->db, Store::Mode::read_write); // a baseline is a stored run: no new file
       const std::string id = store.resolve_run_id(args->run);
       store.set_setting(baseline_setting, id);
       std::cout << describe(store.read_run(id));

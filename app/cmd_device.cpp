@@ -15,18 +15,21 @@ namespace {
 void print_device(const DeviceInfo& d) {
   const auto pcie = d.theoretical_pcie_gbs();
   std::cout << fmt::format(
-      "device {}: {}\n  uuid                {}\n  compute capability  {}.{}\n  SMs                 {}\n"
-      "  memory clock        {:.0f} MHz\n  memory bus width    {} bits\n  L2 cache            {:.1f} MiB\n"
+      "device {}: {}\n  uuid                {}\n  compute capability  {}.{}\n  SMs                 "
+      "{}\n"
+      "  memory clock        {:.0f} MHz\n  memory bus width    {} bits\n  L2 cache            "
+      "{:.1f} MiB\n"
       "  memory              {:.1f} GiB\n  ECC                 {}\n  copy engines        {}\n"
       "  driver / runtime    {} / {}\n  PCIe                {} (gen {} x{}, now gen {} x{})\n"
       "theoretical DRAM bandwidth  {:.1f} GB/s  (memory clock x bus width / 8 x 2)\n",
       d.ordinal, d.name, d.uuid, d.cc_major, d.cc_minor, d.sm_count, d.memory_clock_khz / 1e3,
       d.memory_bus_width_bits, d.l2_bytes / 1048576.0, d.total_memory_bytes / 1073741824.0,
-      d.ecc_enabled ? "on" : "off", d.copy_engines, d.driver_version, d.runtime_version, d.pci_bus_id,
-      d.pcie_generation, d.pcie_width, d.pcie_current_generation, d.pcie_current_width,
-      d.theoretical_bandwidth_gbs());
+      d.ecc_enabled ? "on" : "off", d.copy_engines, d.driver_version, d.runtime_version,
+      d.pci_bus_id, d.pcie_generation, d.pcie_width, d.pcie_current_generation,
+      d.pcie_current_width, d.theoretical_bandwidth_gbs());
   if (pcie)
-    std::cout << fmt::format("theoretical PCIe bandwidth  {:.1f} GB/s per direction (after line encoding)\n", *pcie);
+    std::cout << fmt::format(
+        "theoretical PCIe bandwidth  {:.1f} GB/s per direction (after line encoding)\n", *pcie);
   else
     std::cout << "theoretical PCIe bandwidth  unknown (link generation not readable)\n";
   const auto h2d = d.attainable_pcie_gbs(PcieDirection::host_to_device);
@@ -38,10 +41,13 @@ void print_device(const DeviceInfo& d) {
         *h2d, *d2h, d.pcie_max_payload_bytes, d.pcie_max_payload_assumed ? ", assumed" : "");
 }
 
-}  // namespace
+} // namespace
 
 void add_device(CLI::App& app, Action& action) {
-  struct Args { int ordinal = 0; bool json = false; };
+  struct Args {
+    int ordinal = 0;
+    bool json = false;
+  };
   auto args = std::make_shared<Args>();
   auto* device = app.add_subcommand("device", "print the device's facts and theoretical limits");
   device->add_option("--device", args->ordinal, "CUDA device ordinal")->capture_default_str();
@@ -58,4 +64,4 @@ void add_device(CLI::App& app, Action& action) {
   });
 }
 
-}  // namespace apod::cli
+} // namespace apod::cli

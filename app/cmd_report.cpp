@@ -1,5 +1,6 @@
 // apod report: stored runs as one self-contained HTML page, or as markdown tables.
 #include "commands.hpp"
+#include "core/catalog.hpp"
 #include "core/errors.hpp"
 #include "core/experiment.hpp"
 #include "core/limits.hpp"
@@ -62,9 +63,9 @@ void add_report(CLI::App& app, Action& action) {
       // docs/performance.md).
       const std::vector<RunRecord> runs = store.read_runs(args->runs);
       const std::string text =
-          markdown ? report::render_markdown(runs, experiment_catalog(), options)
-                   : report::render_html(runs, experiment_catalog(), report::reference_figures(),
-                                         options, std::string("apod ") + APOD_VERSION);
+          markdown ? report::render_markdown(runs, catalog_json(), options)
+                   : report::render_html(runs, catalog_json(), report::reference_figures(), options,
+                                         std::string("apod ") + APOD_VERSION);
       if (text.size() > limits::max_report_bytes)
         throw InputError(
             fmt::format("the report would be {} MiB, more than the {} MiB apod writes; "

@@ -1,7 +1,7 @@
 // apod run: the experiment matrix on one GPU.
 #include "commands.hpp"
-#include "core/errors.hpp"
 #include "core/device.hpp"
+#include "core/errors.hpp"
 #include "run/run.hpp"
 #include "store/store.hpp"
 
@@ -33,16 +33,19 @@ namespace {
 // (APOD_DEVICE_ALL, environment.cpp). Each prints its own summary; the exit code is the worst.
 int run_on_every_device(bool all_at_once) {
   const int count = device_count();
-  if (count == 0) throw NoDevice("no CUDA-capable device was found");
+  if (count == 0)
+    throw NoDevice("no CUDA-capable device was found");
   std::vector<std::string> args;
   std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
   for (std::string arg; std::getline(cmdline, arg, '\0');)
-    if (arg != "--all-at-once") args.push_back(arg);
+    if (arg != "--all-at-once")
+      args.push_back(arg);
   const std::string prefix = std::string(device_all_variable) + "=";
   std::string marker = prefix + device_all_value(count, all_at_once);
   std::vector<char*> envp;
   for (char** e = environ; *e; ++e)
-    if (std::strncmp(*e, prefix.c_str(), prefix.size()) != 0) envp.push_back(*e);
+    if (std::strncmp(*e, prefix.c_str(), prefix.size()) != 0)
+      envp.push_back(*e);
   envp.push_back(marker.data());
   envp.push_back(nullptr);
   int worst = exit_ok;
@@ -55,11 +58,14 @@ int run_on_every_device(bool all_at_once) {
   for (int d = 0; d < count; ++d) {
     std::vector<std::string> child = args;
     for (size_t i = 0; i < child.size(); ++i) {
-      if (child[i] == "--device" && i + 1 < child.size()) child[i + 1] = std::to_string(d);
-      if (child[i] == "--device=all") child[i] = "--device=" + std::to_string(d);
+      if (child[i] == "--device" && i + 1 < child.size())
+        child[i + 1] = std::to_string(d);
+      if (child[i] == "--device=all")
+        child[i] = "--device=" + std::to_string(d);
     }
     std::vector<char*> argv;
-    for (auto& a : child) argv.push_back(a.data());
+    for (auto& a : child)
+      argv.push_back(a.data());
     argv.push_back(nullptr);
     pid_t pid = 0;
     if (posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), envp.data()) != 0)
@@ -69,7 +75,8 @@ int run_on_every_device(bool all_at_once) {
     else
       wait_for(pid);
   }
-  for (pid_t pid : children) wait_for(pid);
+  for (pid_t pid : children)
+    wait_for(pid);
   return worst;
 }
 
@@ -77,37 +84,46 @@ int run_on_every_device(bool all_at_once) {
 // gets a fresh driver state; exec keeps the pid, so the run stays this runner's while the new
 // image resumes it. Returns only if exec fails.
 void continue_in_fresh_process(const std::string& db, const std::string& run_id) {
-  std::cerr << "apod: the CUDA context could not be recovered after a fault; resuming run " << run_id
-            << " in a fresh process\n";
+  std::cerr << "apod: the CUDA context could not be recovered after a fault; resuming run "
+            << run_id << " in a fresh process\n";
   std::cout.flush();
   std::cerr.flush();
   std::vector<std::string> args = {"apod", "run", "--db", db, "--resume", run_id};
   std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
+  for (auto& a : args)
+    argv.push_back(a.data());
   argv.push_back(nullptr);
   execv("/proc/self/exe", argv.data());
-  throw ResourceError("cannot re-execute apod to resume run " + run_id + ": " + std::strerror(errno) +
-                           "; resume it with `apod run --resume " + run_id + "`");
+  throw ResourceError("cannot re-execute apod to resume run " + run_id + ": " +
+                      std::strerror(errno) + "; resume it with `apod run --resume " + run_id + "`");
 }
 
 /// The options that shape how each point is sampled (--min-samples ... --no-clock-check).
 void add_sampling_options(CLI::App& run, RunRequest& req, std::pair<bool, bool>& flags) {
   auto& sampling = req.options.sampling;
   run.add_option("--min-samples", sampling.min_samples, "timed samples per point, at least")
-      ->check(CLI::Range(3, 100000))->capture_default_str();
+      ->check(CLI::Range(3, 100000))
+      ->capture_default_str();
   run.add_option("--max-samples", sampling.max_samples, "timed samples per point, at most")
-      ->check(CLI::Range(3, 1000000))->capture_default_str();
-  run.add_option("--target-ci", sampling.target_ci_rel,
-                  "stop a point when its median's 95% CI half-width is within this fraction of the median")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+      ->check(CLI::Range(3, 1000000))
+      ->capture_default_str();
+  run.add_option(
+         "--target-ci", sampling.target_ci_rel,
+         "stop a point when its median's 95% CI half-width is within this fraction of the median")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   run.add_option("--point-time-cap", sampling.max_point_s,
-                  "seconds of sampling per point at most (then flagged noisy)")
-      ->check(CLI::Range(0.0, 3600.0))->capture_default_str();
-  run.add_option("--min-clock-ratio", req.min_clock_ratio,
-                  "samples taken while the SM clock is under this fraction of its maximum are left out")
-      ->check(CLI::Range(0.0, 1.0))->capture_default_str();
+                 "seconds of sampling per point at most (then flagged noisy)")
+      ->check(CLI::Range(0.0, 3600.0))
+      ->capture_default_str();
+  run.add_option(
+         "--min-clock-ratio", req.min_clock_ratio,
+         "samples taken while the SM clock is under this fraction of its maximum are left out")
+      ->check(CLI::Range(0.0, 1.0))
+      ->capture_default_str();
   run.add_flag("--no-l2-flush", flags.first, "do not overwrite the L2 cache before each sample");
-  run.add_flag("--no-clock-check", flags.second, "keep samples taken under low clocks or throttling");
+  run.add_flag("--no-clock-check", flags.second,
+               "keep samples taken under low clocks or throttling");
 }
 
 /// Applies and checks what the command line asked of the run: the device ordinal, the sampling
@@ -120,7 +136,8 @@ void apply_run_options(RunRequest& req, const std::string& device, std::pair<boo
     if (!resuming && (used != device.size() || req.options.device < 0))
       throw std::invalid_argument("");
   } catch (const std::exception&) {
-    throw InputError("--device must be a device ordinal (0, 1, ...) or 'all', not '" + device + "'");
+    throw InputError("--device must be a device ordinal (0, 1, ...) or 'all', not '" + device +
+                     "'");
   }
   auto& sampling = req.options.sampling;
   req.show_progress = isatty(STDERR_FILENO);
@@ -129,51 +146,60 @@ void apply_run_options(RunRequest& req, const std::string& device, std::pair<boo
   if (sampling.max_samples < sampling.min_samples)
     throw InputError("--max-samples must be at least --min-samples");
   if (!std::isfinite(sampling.target_ci_rel) || !std::isfinite(sampling.max_point_s) ||
-      !std::isfinite(req.min_clock_ratio))  // CLI11's range check lets "nan" through
+      !std::isfinite(req.min_clock_ratio)) // CLI11's range check lets "nan" through
     throw InputError("--target-ci, --point-time-cap and --min-clock-ratio must be finite numbers");
-  if (req.options.quick) {  // a smoke test: small sizes, a short look at each point
+  if (req.options.quick) { // a smoke test: small sizes, a short look at each point
     sampling.max_point_s = std::min(sampling.max_point_s, 0.1);
     sampling.warmup = 1;
   }
 }
 
-}  // namespace
+} // namespace
 
 void add_run(CLI::App& app, Action& action) {
   auto req = std::make_shared<RunRequest>();
-  auto flags = std::make_shared<std::pair<bool, bool>>(false, false);  // no L2 flush, no clock check
+  auto flags = std::make_shared<std::pair<bool, bool>>(false, false); // no L2 flush, no clock check
   auto device = std::make_shared<std::string>("0");
-  auto* run = app.add_subcommand("run", "run the experiment matrix on a GPU and store every sample");
+  auto* run =
+      app.add_subcommand("run", "run the experiment matrix on a GPU and store every sample");
   run->add_option("--db", req->db_path, "SQLite database to add the run to")->capture_default_str();
-  run->add_option("--device", *device, "CUDA device ordinal, or 'all': one process per visible GPU, one database")
+  run->add_option("--device", *device,
+                  "CUDA device ordinal, or 'all': one process per visible GPU, one database")
       ->capture_default_str();
   run->add_option("--only", req->only, "experiments to run (comma separated)")->delimiter(',');
   run->add_option("--label", req->label, "free-text label stored with the run");
   auto all_at_once = std::make_shared<bool>(false);
-  run->add_flag("--all-at-once", *all_at_once,
-                "with --device all: run the GPUs at the same time, not in turn (faster; host-side transfer "
-                "figures then share the host and drop)");
-  run->add_flag("--quick", req->options.quick, "reduced sizes and sampling: a smoke test, not a measurement");
+  run->add_flag(
+      "--all-at-once", *all_at_once,
+      "with --device all: run the GPUs at the same time, not in turn (faster; host-side transfer "
+      "figures then share the host and drop)");
+  run->add_flag("--quick", req->options.quick,
+                "reduced sizes and sampling: a smoke test, not a measurement");
   run->add_option("--repeat", req->repeat, "run the matrix K times, one stored run each")
-      ->check(CLI::Range(1, 1000))->capture_default_str();
+      ->check(CLI::Range(1, 1000))
+      ->capture_default_str();
   add_sampling_options(*run, *req, *flags);
   // The matrix and its settings come from the run being resumed; only --db goes with --resume.
   std::vector<CLI::Option*> matrix_options;
-  for (const auto* name : {"--device", "--only", "--label", "--quick", "--repeat", "--min-samples", "--max-samples",
-                           "--target-ci", "--point-time-cap", "--min-clock-ratio", "--no-l2-flush", "--no-clock-check",
-                           "--all-at-once"})
+  for (const auto* name : {"--device", "--only", "--label", "--quick", "--repeat", "--min-samples",
+                           "--max-samples", "--target-ci", "--point-time-cap", "--min-clock-ratio",
+                           "--no-l2-flush", "--no-clock-check", "--all-at-once"})
     matrix_options.push_back(run->get_option(name));
-  auto* resume = run->add_option("--resume", req->resume_run,
-                                 "complete an interrupted run (id or unique prefix): the experiments it has not "
-                                 "stored, with its own settings, into the same run");
-  for (auto* option : matrix_options) resume->excludes(option);
+  auto* resume = run->add_option(
+      "--resume", req->resume_run,
+      "complete an interrupted run (id or unique prefix): the experiments it has not "
+      "stored, with its own settings, into the same run");
+  for (auto* option : matrix_options)
+    resume->excludes(option);
 
   run->callback([&action, req, flags, device, all_at_once] {
     action = [req, flags, device, all_at_once]() -> int {
-      check_database_path(req->db_path);  // "", ":memory:" or a URI would store the run nowhere
-      const bool resuming = !req->resume_run.empty();  // the run's own device and settings
-      if (!resuming && *device == "all") return run_on_every_device(*all_at_once);
-      if (*all_at_once) throw InputError("--all-at-once goes with --device all");
+      check_database_path(req->db_path); // "", ":memory:" or a URI would store the run nowhere
+      const bool resuming = !req->resume_run.empty(); // the run's own device and settings
+      if (!resuming && *device == "all")
+        return run_on_every_device(*all_at_once);
+      if (*all_at_once)
+        throw InputError("--all-at-once goes with --device all");
       apply_run_options(*req, *device, *flags, resuming);
       bool complete = true;
       const auto outcomes = run_matrix(*req, std::cerr);
@@ -183,13 +209,15 @@ void add_run(CLI::App& app, Action& action) {
       }
       if (!outcomes.empty() && outcomes.back().context_lost) {
         if (!resuming && static_cast<int>(outcomes.size()) < req->repeat)
-          std::cerr << "apod: " << req->repeat - outcomes.size() << " repeat(s) not run: the CUDA context "
+          std::cerr << "apod: " << req->repeat - outcomes.size()
+                    << " repeat(s) not run: the CUDA context "
                     << "could not be recovered after a fault\n";
-        if (outcomes.back().status == "running") continue_in_fresh_process(req->db_path, outcomes.back().run_id);
+        if (outcomes.back().status == "running")
+          continue_in_fresh_process(req->db_path, outcomes.back().run_id);
       }
       return complete ? exit_ok : exit_partial;
     };
   });
 }
 
-}  // namespace apod::cli
+} // namespace apod::cli

@@ -22,4 +22,4 @@ void add_merge(CLI::App& app, Action& action);    // cmd_store.cpp
 void add_compare(CLI::App& app, Action& action);  // cmd_compare.cpp
 void add_baseline(CLI::App& app, Action& action); // cmd_compare.cpp
 
-}  // namespace apod::cli
+} // namespace apod::cli

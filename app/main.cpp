@@ -8,8 +8,10 @@
 #include <iostream>
 
 int main(int argc, char** argv) {
-  CLI::App app{"apod: measures what an NVIDIA GPU delivers against what it should deliver, and keeps the evidence"};
-  app.set_version_flag("--version", std::string("apod ") + APOD_VERSION + " (" + APOD_GIT_DESCRIBE + ")");
+  CLI::App app{"apod: measures what an NVIDIA GPU delivers against what it should deliver, and "
+               "keeps the evidence"};
+  app.set_version_flag("--version",
+                       std::string("apod ") + APOD_VERSION + " (" + APOD_GIT_DESCRIBE + ")");
   app.require_subcommand(1);
 
   apod::cli::Action action;

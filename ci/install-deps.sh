@@ -15,7 +15,7 @@ for arg in "$@"; do
   [[ $arg == --sanitizers ]] && want_sanitizers=1
 done
 
-packages=(g++ meson ninja-build pkg-config python3 git
+packages=(g++ meson ninja-build pkg-config python3 git clang-format-14
           libcli11-dev libfmt-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libgtest-dev libkainjow-mustache-dev)
 ((want_browser)) && packages+=(chromium)
 ((want_sanitizers)) && packages+=(clang-14 libclang-rt-14-dev)

@@ -29,7 +29,7 @@ struct PageContext {
   const PageModel& page;
   const std::vector<HeadlineSeries>& headlines;
   const std::vector<const json*>& published; ///< published figures (data/reference)
-  const json& catalog;                       ///< experiment_catalog()
+  const json& catalog;                       ///< catalog_json()
   const RenderOptions& options;
   const BaselineVerdict& verdict; ///< the newest run against the pinned baseline
   ChartIds& charts;

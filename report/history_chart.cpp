@@ -197,12 +197,12 @@ json figure_chart(const FigureHistory& figure, const BaselineVerdict& verdict) {
     for (const auto& series : figure.series)
       for (const PointView* point : series.points)
         if (point->run == verdict.candidate)
-          marks.push_back({{"r", point->run->index},
-                           {"m", round_significant(point->median)},
-                           {"text", fmt::format("{} ({})",
-                                                wording(decision_of(*figure.verdict)).word,
-                                                format_change(relative_change(*figure.verdict)))},
-                           {"colour_of_verdict", verdict_colour(*figure.verdict)}});
+          marks.push_back(
+              {{"r", point->run->index},
+               {"m", round_significant(point->median)},
+               {"text", fmt::format("{} ({})", wording(decision_of(*figure.verdict)).word,
+                                    format_change(relative_change(*figure.verdict)))},
+               {"colour_of_verdict", verdict_colour(*figure.verdict)}});
   return {{"base", base_name(full, figure.series.size() > 1)},
           {"y_title", metric_title(figure.metric->metric, figure.metric->unit)},
           {"datasets",

@@ -68,7 +68,8 @@ std::string experiment_table(const ExperimentView& experiment, const RunView& ru
   std::vector<bool> numeric(header.size(), false);
   if (several_metrics)
     header.push_back("metric"), numeric.push_back(false);
-  for (const char* title : {"samples used", "excluded", "GPU time", "noise", "median", "% of limit"})
+  for (const char* title :
+       {"samples used", "excluded", "GPU time", "noise", "median", "% of limit"})
     header.push_back(title), numeric.push_back(true);
   header.push_back("status"), numeric.push_back(false);
   std::string table = table_row(header) + table_rule(numeric);
@@ -188,8 +189,7 @@ std::string render_markdown(const std::vector<RunRecord>& runs, const json& cata
     std::string body;
     for (const RunView* run : shown)
       if (const std::string table = experiment_table(experiment, *run); !table.empty())
-        body +=
-            fmt::format("### {} · {}\n\n", md(run->name), md(run->device_model)) + table + "\n";
+        body += fmt::format("### {} · {}\n\n", md(run->name), md(run->device_model)) + table + "\n";
     if (!body.empty())
       text += fmt::format("## {} ({})\n\n", md(experiment.title), md(experiment.name)) + body;
   }

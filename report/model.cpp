@@ -230,10 +230,10 @@ Declaration undeclared(const ExperimentView& experiment) {
   for (const auto& key : experiment.param_keys)
     d.params.push_back({.key = key, .title = display_name(key)});
   for (const auto& metric : experiment.metrics) {
-    d.metrics.push_back({.name = metric.metric,
-                         .unit = metric.unit,
-                         .direction = metric.higher_is_better ? Direction::higher
-                                                              : Direction::lower});
+    d.metrics.push_back(
+        {.name = metric.metric,
+         .unit = metric.unit,
+         .direction = metric.higher_is_better ? Direction::higher : Direction::lower});
   }
   return d;
 }

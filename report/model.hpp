@@ -67,7 +67,7 @@ struct PointView {
   bool ok = false;     ///< point_status() is ok: only such points carry figures
   std::string failure; ///< point_status()'s reason when not ok
   double median = 0, min = 0, max = 0;
-  SampleCounts samples; ///< used (the median's) and excluded: both are shown
+  SampleCounts samples;                  ///< used (the median's) and excluded: both are shown
   std::optional<double> ci_low, ci_high; ///< 95% confidence interval of the median, if stored
   bool noisy = false;              ///< sampling stopped before the confidence target was reached
   std::optional<double> limit_gbs; ///< the theoretical limit this point is compared with

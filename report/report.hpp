@@ -25,7 +25,7 @@ struct RenderOptions {
 };
 
 /// Renders the report page for `results` (an apod-results document, docs/results-format.md,
-/// with any number of runs), described by `catalog` (experiment_catalog(): titles, citations,
+/// with any number of runs), described by `catalog` (catalog_json(): titles, citations,
 /// chart settings) and compared with `references` (an array of published figures, may be
 /// empty). The page carries vega, vega-lite and vega-embed inline and makes no request of its
 /// own; every string from the inputs is escaped. Throws std::runtime_error when the template

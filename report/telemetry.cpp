@@ -73,7 +73,8 @@ TelemetrySummary summarise_telemetry(const RunView& run) {
   if (!times.empty())
     summary.span_s = *std::max_element(times.begin(), times.end()) -
                      *std::min_element(times.begin(), times.end());
-  if (const auto clocks = readings_of(telemetry, &TelemetryReading::sm_clock_mhz); !clocks.empty()) {
+  if (const auto clocks = readings_of(telemetry, &TelemetryReading::sm_clock_mhz);
+      !clocks.empty()) {
     const Summary stats = apod::summarize(clocks);
     summary.sm_clock_median_mhz = stats.median;
     summary.sm_clock_min_mhz = stats.min;
@@ -83,7 +84,8 @@ TelemetrySummary summarise_telemetry(const RunView& run) {
     summary.power_median_w = stats.median;
     summary.power_max_w = stats.max;
   }
-  if (const auto temperature = readings_of(telemetry, &TelemetryReading::temperature_c); !temperature.empty())
+  if (const auto temperature = readings_of(telemetry, &TelemetryReading::temperature_c);
+      !temperature.empty())
     summary.temperature_max_c = apod::summarize(temperature).max;
   for (const auto& reading : telemetry)
     if (reading.throttle_reasons.value_or(0) != 0)

@@ -9,8 +9,8 @@
 #include "analysis/compare.hpp"
 
 #include <optional>
-#include <unordered_map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace apod::report {

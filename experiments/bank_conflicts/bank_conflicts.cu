@@ -158,11 +158,10 @@ void run(ExperimentContext& ctx) {
       extra[keys::model] = conflict_model(conflict_free, degree);
       extra["slowdown_vs_conflict_free"] = median > 0 ? conflict_free / median : 0.0;
     }
-    ctx.record(make_measurement(
-        {{banks::access.key, pattern.access},
-         {banks::stride.key, pattern.stride},
-         {banks::degree.key, degree}},
-        shared_throughput, s, wrong == 0, std::move(extra)));
+    ctx.record(make_measurement({{banks::access.key, pattern.access},
+                                 {banks::stride.key, pattern.stride},
+                                 {banks::degree.key, degree}},
+                                shared_throughput, s, wrong == 0, std::move(extra)));
   }
 }
 

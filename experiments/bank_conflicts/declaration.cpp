@@ -8,7 +8,7 @@ namespace apod::banks {
 
 const std::vector<Pattern>& patterns() {
   static const std::vector<Pattern> all = {
-      {1, "stride 1 (no conflict)"}, {2, "stride 2 (2-way)"},   {4, "stride 4 (4-way)"},
+      {1, "stride 1 (no conflict)"}, {2, "stride 2 (2-way)"},    {4, "stride 4 (4-way)"},
       {8, "stride 8 (8-way)"},       {16, "stride 16 (16-way)"}, {32, "stride 32 (32-way)"},
       {0, "broadcast (one word)"}};
   return all;

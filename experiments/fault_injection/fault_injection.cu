@@ -56,8 +56,7 @@ void control(ExperimentContext& ctx) {
   size_t wrong = 0;
   for (size_t i = 0; i < control_words; ++i)
     wrong += result[i] != expected_fill<uint32_t>(seed, i);
-  ctx.record(bandwidth_measurement({{"fault", "none"}}, 2.0 * out.bytes(),
-                                   Series(t), wrong == 0));
+  ctx.record(bandwidth_measurement({{"fault", "none"}}, 2.0 * out.bytes(), Series(t), wrong == 0));
 }
 
 void run(ExperimentContext& ctx) {

@@ -30,12 +30,13 @@ std::vector<PlannedPoint> plan(const PlanInput& in) {
       // that up to 1 MiB (about 20 us at a PCIe 5.0 x16 link's rate); the run times them.
       for (const bool batched : {false, true})
         if (!batched || size <= (size_t(1) << 20))
-          points.push_back({{{direction.key, way},
-                             {memory.key, kind},
-                             {bytes.key, size},
-                             {transfers.key, batched ? "batched" : "single"},
-                             {series.key, std::string(way) + " " + kind + (batched ? " batched" : "")}},
-                            {bandwidth.name}});
+          points.push_back(
+              {{{direction.key, way},
+                {memory.key, kind},
+                {bytes.key, size},
+                {transfers.key, batched ? "batched" : "single"},
+                {series.key, std::string(way) + " " + kind + (batched ? " batched" : "")}},
+               {bandwidth.name}});
   return points;
 }
 

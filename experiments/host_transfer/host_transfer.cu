@@ -39,13 +39,15 @@ constexpr double short_single_time_cap_s = 0.1;
 // Zero copy: each thread moves 16-byte words from mapped host memory to mapped host memory, so
 // every byte crosses PCIe twice, once in each direction.
 __global__ void zero_copy_kernel(uint4* out, const uint4* in, size_t n) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
     out[i] = in[i];
 }
 
 void fill_host(uint64_t* p, size_t words, uint64_t seed) {
   parallel_count(words, [&](size_t b, size_t e) {
-    for (size_t i = b; i < e; ++i) p[i] = expected_fill<uint64_t>(seed, i);
+    for (size_t i = b; i < e; ++i)
+      p[i] = expected_fill<uint64_t>(seed, i);
     return size_t(0);
   });
 }
@@ -53,7 +55,8 @@ void fill_host(uint64_t* p, size_t words, uint64_t seed) {
 size_t count_wrong(const uint64_t* p, size_t words, uint64_t seed) {
   return parallel_count(words, [&](size_t b, size_t e) {
     size_t bad = 0;
-    for (size_t i = b; i < e; ++i) bad += p[i] != expected_fill<uint64_t>(seed, i);
+    for (size_t i = b; i < e; ++i)
+      bad += p[i] != expected_fill<uint64_t>(seed, i);
     return bad;
   });
 }
@@ -76,17 +79,18 @@ template <class Transfer> double fastest_single_ms(cudaStream_t stream, Transfer
 /// Every buffer at the largest size; each point uses a prefix of them.
 struct Buffers {
   explicit Buffers(size_t bytes)
-      : words(bytes / 8),
-        pageable_src(new uint64_t[words]), pageable_dst(new uint64_t[words]), check(new uint64_t[words]),
-        pinned_src(words), pinned_dst(words),
+      : words(bytes / 8), pageable_src(new uint64_t[words]), pageable_dst(new uint64_t[words]),
+        check(new uint64_t[words]), pinned_src(words), pinned_dst(words),
         mapped_in(words, cudaHostAllocMapped), mapped_out(words, cudaHostAllocMapped),
         device_dst(words), device_src(words) {
     fill_host(pageable_src.get(), words, h2d_seed);
     fill_host(pinned_src.get(), words, h2d_seed);
     fill_host(mapped_in.get(), words, h2d_seed);
     fill_device(device_src.get(), words, d2h_seed);
-    APOD_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped_in_device), mapped_in.get(), 0));
-    APOD_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped_out_device), mapped_out.get(), 0));
+    APOD_CUDA(
+        cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped_in_device), mapped_in.get(), 0));
+    APOD_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&mapped_out_device),
+                                       mapped_out.get(), 0));
     APOD_CUDA(cudaDeviceSynchronize());
   }
   size_t words;
@@ -98,8 +102,8 @@ struct Buffers {
 };
 
 struct Route {
-  const char* direction;  // h2d | d2h | zero_copy
-  const char* memory;     // pageable | pinned | mapped
+  const char* direction; // h2d | d2h | zero_copy
+  const char* memory;    // pageable | pinned | mapped
 };
 
 /// This point's limits: the line rate (both directions for zero copy, which moves data both ways
@@ -139,8 +143,9 @@ struct Transfer {
 
   void once(cudaStream_t s) const {
     if (zero_copy) {
-      zero_copy_kernel<<<zero_copy_grid, 256, 0, s>>>(reinterpret_cast<uint4*>(buf.mapped_out_device),
-                                                      reinterpret_cast<const uint4*>(buf.mapped_in_device), bytes / 16);
+      zero_copy_kernel<<<zero_copy_grid, 256, 0, s>>>(
+          reinterpret_cast<uint4*>(buf.mapped_out_device),
+          reinterpret_cast<const uint4*>(buf.mapped_in_device), bytes / 16);
       APOD_CUDA_LAUNCH();
     } else if (h2d) {
       APOD_CUDA(cudaMemcpyAsync(buf.device_dst.get(), host_src, bytes, cudaMemcpyHostToDevice, s));
@@ -197,11 +202,12 @@ void record_point(ExperimentContext& ctx, const Transfer& t, int batch, double s
   const size_t wrong = t.wrong_words();
 
   const double bytes_per_transfer = t.zero_copy ? 2.0 * t.bytes : double(t.bytes);
-  json params = {{transfer::direction.key, t.direction},
-                 {transfer::memory.key, t.memory},
-                 {transfer::bytes.key, t.bytes},
-                 {transfer::transfers.key, batched ? "batched" : "single"},
-                 {transfer::series.key, t.direction + " " + t.memory + (batched ? " batched" : "")}};
+  json params = {
+      {transfer::direction.key, t.direction},
+      {transfer::memory.key, t.memory},
+      {transfer::bytes.key, t.bytes},
+      {transfer::transfers.key, batched ? "batched" : "single"},
+      {transfer::series.key, t.direction + " " + t.memory + (batched ? " batched" : "")}};
   json extra = limits(ctx.device, t.direction);
   extra[transfer::transfers_per_sample] = batch;
   extra[transfer::bytes_per_transfer] = bytes_per_transfer;
@@ -238,8 +244,8 @@ void run(ExperimentContext& ctx) {
       measure_size(ctx, buf, route, bytes);
 }
 
-}  // namespace
+} // namespace
 
 APOD_EXPERIMENT(transfer::experiment, run);
 
-}  // namespace apod
+} // namespace apod

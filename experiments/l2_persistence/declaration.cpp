@@ -18,10 +18,9 @@ std::vector<PlannedPoint> plan(const PlanInput& in) {
   std::vector<PlannedPoint> points;
   for (const double r : region_ratios(in.quick))
     for (const Window w : {Window::none, Window::hit_ratio_1, Window::tuned}) {
-      PlannedPoint p{{{window.key, window_name(w)},
-                      {region.key, region_bytes(set_aside, r)},
-                      {ratio.key, r}},
-                     {metrics::effective_bandwidth.name}};
+      PlannedPoint p{
+          {{window.key, window_name(w)}, {region.key, region_bytes(set_aside, r)}, {ratio.key, r}},
+          {metrics::effective_bandwidth.name}};
       if (w != Window::none)
         p.metrics.push_back(speedup.name);
       points.push_back(std::move(p));

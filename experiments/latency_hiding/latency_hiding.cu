@@ -135,8 +135,7 @@ Measurement measure_shape(ExperimentContext& ctx, Array& array, const HidingShap
   extra[keys::words_wrong] = wrong;
   extra[keys::seed] = seed;
   extra["kernel"] = kernel_facts(increment_kernel, shape.block_size, grid, *shared);
-  return bandwidth_measurement(params, 2.0 * n * sizeof(uint32_t),
-                               Series(t), wrong == 0,
+  return bandwidth_measurement(params, 2.0 * n * sizeof(uint32_t), Series(t), wrong == 0,
                                std::move(extra));
 }
 

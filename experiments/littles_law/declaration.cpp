@@ -32,13 +32,14 @@ std::vector<PlannedPoint> plan(const PlanInput& in) {
   const std::string bandwidth = metrics::effective_bandwidth.name;
   std::vector<PlannedPoint> points;
   for (const FlightShape& s : flight_shapes(max_threads_per_sm(in.device), in.quick))
-    points.push_back({shape_params(persistent_launch, s.word_bytes, s.loads_per_thread,
-                                   s.threads_per_sm),
-                      {bandwidth}});
+    points.push_back(
+        {shape_params(persistent_launch, s.word_bytes, s.loads_per_thread, s.threads_per_sm),
+         {bandwidth}});
   // The guide's launch: as many 256-thread blocks as are resident (the occupancy API decides;
   // the plan assumes a full SM).
   points.push_back({shape_params(guide_launch, 4, 1, max_threads_per_sm(in.device)), {bandwidth}});
-  points.push_back({{{fraction.key, target_fraction}}, {in_flight_per_sm.name, device_in_flight.name}});
+  points.push_back(
+      {{{fraction.key, target_fraction}}, {in_flight_per_sm.name, device_in_flight.name}});
   return points;
 }
 

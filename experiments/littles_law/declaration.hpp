@@ -12,9 +12,8 @@ inline const Param launch{.key = "launch", .title = "launch"};
 inline const Param word_bytes{.key = "word_bytes", .title = "access width (bytes)"};
 inline const Param loads{.key = "loads_per_thread", .title = "independent loads per thread"};
 inline const Param threads_per_sm{.key = "threads_per_sm", .title = "resident threads per SM"};
-inline const Param in_flight{.key = "in_flight_bytes",
-                             .title = "bytes of loads in flight per SM",
-                             .unit = "bytes"};
+inline const Param in_flight{
+    .key = "in_flight_bytes", .title = "bytes of loads in flight per SM", .unit = "bytes"};
 inline const Param fraction{.key = "fraction_of_peak", .title = "fraction of the achievable peak"};
 
 inline constexpr const char* persistent_launch = "persistent grid";

@@ -10,10 +10,10 @@
 #include "core/experiment.hpp"
 #include "core/series.hpp"
 #include "core/theory.hpp"
+#include "declaration.hpp"
 #include "in_flight.hpp"
 #include "memory_latency/chain.hpp"
 #include "memory_latency/chase.cuh"
-#include "declaration.hpp"
 #include "memory_latency/declaration.hpp"
 #include "shapes.cuh"
 
@@ -55,9 +55,9 @@ double dram_latency_ns(ExperimentContext& ctx, std::string& source) {
   const ChaseFigures f = chase.measure(bytes, chase_seed, plan, ctx.options.sampling, 0.1);
   json extra = f.facts;
   extra["why"] = "memory_latency did not run earlier in this run";
-  Measurement m =
-      make_measurement({{latency::level.key, latency::dram_level}, {latency::working_set.key, bytes}},
-                       latency::ns, f.ns_per_step, f.verified, std::move(extra));
+  Measurement m = make_measurement(
+      {{latency::level.key, latency::dram_level}, {latency::working_set.key, bytes}}, latency::ns,
+      f.ns_per_step, f.verified, std::move(extra));
   const bool ok = point_status(m).ok();
   ctx.record(std::move(m));
   if (!ok)

@@ -97,7 +97,7 @@ ChaseFigures PointerChase::measure(size_t working_set_bytes, uint64_t seed, cons
   const uint64_t start = order(0);
   const auto base = reinterpret_cast<unsigned long long>(chain_.get());
   const auto address_of = [&](uint64_t node) { return chain_.get() + node * words_per_line; };
-  uint64_t at = start;  // where the next sample starts
+  uint64_t at = start; // where the next sample starts
   uint64_t expected = start;
 
   size_t wrong = 0;
@@ -141,7 +141,7 @@ ChaseFigures PointerChase::measure(size_t working_set_bytes, uint64_t seed, cons
                    {"timed_steps", plan.timed_steps},
                    {"warm_steps", plan.warm_steps},
                    {"warm_l2", plan.warm_l2},
-                 {"resumes_each_sample", resume},
+                   {"resumes_each_sample", resume},
                    {"start_node", start},
                    {"expected_node", expected},
                    {"samples_wrong", wrong},

@@ -1,7 +1,7 @@
 // memory_latency's declaration: the pointer chase's working sets, its two latency metrics, and
 // the latency ladder (the sweep on log-log axes, the L1, L2 and DRAM level points labelled).
-#include "chain.hpp"
 #include "declaration.hpp"
+#include "chain.hpp"
 
 namespace apod::latency {
 
@@ -22,11 +22,12 @@ namespace {
 
 std::vector<PlannedPoint> plan(const PlanInput& in) {
   const int64_t shared = in.device.shared_bytes_per_sm > 0 ? in.device.shared_bytes_per_sm
-                                                            : nominal_device().shared_bytes_per_sm;
+                                                           : nominal_device().shared_bytes_per_sm;
   const LatencyProbes probes = latency_probes(shared, in.device.l2_bytes, in.quick);
   std::vector<PlannedPoint> points;
   for (const size_t bytes : working_sets(probes, in.quick)) {
-    points.push_back({{{level.key, sweep_level}, {working_set.key, bytes}}, {ns.name, cycles.name}});
+    points.push_back(
+        {{{level.key, sweep_level}, {working_set.key, bytes}}, {ns.name, cycles.name}});
     if (const std::string named = level_of(probes, bytes); !named.empty())
       points.push_back({{{level.key, named}, {working_set.key, bytes}}, {ns.name, cycles.name}});
   }

@@ -30,7 +30,9 @@ inline const Metric cycles{.name = "latency_cycles",
                            .title = "dependent-load latency"};
 
 /// The run's DRAM latency: what Little's law reads.
-inline FigureRef dram_figure() { return {experiment, ns.name, {{level.key, dram_level}}}; }
+inline FigureRef dram_figure() {
+  return {experiment, ns.name, {{level.key, dram_level}}};
+}
 
 /// The extra keys a chase records (chase.cu) and the level points add (memory_latency.cu).
 std::vector<Extra> chase_extras();

@@ -45,7 +45,8 @@ void run(ExperimentContext& ctx) {
         chase.measure(bytes, seed ^ bytes, plan, ctx.options.sampling, point_time_cap_s);
     json extra = f.facts;
     extra["experiment_seed"] = seed;
-    record_pair(ctx, {{latency::level.key, latency::sweep_level}, {latency::working_set.key, bytes}}, f,
+    record_pair(ctx,
+                {{latency::level.key, latency::sweep_level}, {latency::working_set.key, bytes}}, f,
                 extra);
 
     const double median_ns = f.ns_per_step.summary().median;

@@ -113,8 +113,7 @@ template <class Word> void sweep(ExperimentContext& ctx, int max_offset) {
                                         {offset_copy::word_bytes.key, int(sizeof(Word))},
                                         {offset_copy::offset.key, offset},
                                         {offset_copy::variant.key, variant}},
-                                       2.0 * n * sizeof(Word),
-                                       Series(t), check.ok(),
+                                       2.0 * n * sizeof(Word), Series(t), check.ok(),
                                        std::move(extra)));
     }
   }

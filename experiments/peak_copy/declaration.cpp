@@ -9,12 +9,13 @@ json kernel_params(const std::string& type, Shape shape) {
           {method.key, kernel_method},
           {elements.key, shape.elements},
           {grid.key, shape.persistent ? "wave" : "full"},
-          {config.key, type + " e" + std::to_string(shape.elements) +
-                           (shape.persistent ? " wave" : " full")}};
+          {config.key,
+           type + " e" + std::to_string(shape.elements) + (shape.persistent ? " wave" : " full")}};
 }
 
 json memcpy_params() {
-  return {{access_type.key, access::copy}, {method.key, memcpy_method}, {config.key, "copy memcpy"}};
+  return {
+      {access_type.key, access::copy}, {method.key, memcpy_method}, {config.key, "copy memcpy"}};
 }
 
 namespace {
@@ -23,9 +24,9 @@ std::vector<PlannedPoint> plan(const PlanInput& in) {
   const std::string bandwidth = metrics::effective_bandwidth.name;
   std::vector<PlannedPoint> points = {{memcpy_params(), {bandwidth}}};
   for (const char* type : access_types)
-    for (const Shape shape : in.quick ? std::vector<Shape>(std::begin(quick_shapes),
-                                                           std::end(quick_shapes))
-                                      : std::vector<Shape>(std::begin(shapes), std::end(shapes)))
+    for (const Shape shape :
+         in.quick ? std::vector<Shape>(std::begin(quick_shapes), std::end(quick_shapes))
+                  : std::vector<Shape>(std::begin(shapes), std::end(shapes)))
       points.push_back({kernel_params(type, shape), {bandwidth}});
   for (const char* type : access_types)
     points.push_back({{{access_type.key, type}}, {access_peak.name}});
@@ -54,8 +55,9 @@ Chart peaks_chart() {
 }
 
 Chart shapes_chart() {
-  Chart c = Chart::heatmap_of(metrics::effective_bandwidth).along(elements).only_where(method,
-                                                                                       kernel_method);
+  Chart c = Chart::heatmap_of(metrics::effective_bandwidth)
+                .along(elements)
+                .only_where(method, kernel_method);
   c.y = grid.key;
   c.y_extra = "vector_bytes";
   c.y_extra_unit = "-byte vectors";

@@ -165,9 +165,8 @@ private:
     json extra = result.facts();
     extra.update(facts);
     extra["array_bytes"] = a_.bytes();
-    points_.push_back(bandwidth_measurement(params, bytes,
-                                            Series(t),
-                                            result.ok(), std::move(extra)));
+    points_.push_back(
+        bandwidth_measurement(params, bytes, Series(t), result.ok(), std::move(extra)));
   }
 
   // The partials of the last launch, added on the host and compared with the host's dot.

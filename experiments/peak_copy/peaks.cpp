@@ -84,8 +84,8 @@ Measurement achievable_peak(const std::vector<Measurement>& peaks) {
   json facts = {{"access_types_compared", compared}};
   if (best)
     facts[keys::access_type] = best->params.at(keys::access_type);
-  return peak_of({{peak::method.key, peak::best_method}}, peak::achievable_peak, best, std::move(facts),
-                 "no access type has a verified point");
+  return peak_of({{peak::method.key, peak::best_method}}, peak::achievable_peak, best,
+                 std::move(facts), "no access type has a verified point");
 }
 
 } // namespace apod

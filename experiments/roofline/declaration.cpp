@@ -23,10 +23,9 @@ std::vector<PlannedPoint> plan(const PlanInput& in) {
   std::vector<PlannedPoint> points;
   for (const auto& [name, bytes] : {std::pair{"fp32", 4}, std::pair{"fp64", 8}}) {
     for (const int k : counts_for(in.device, bytes, in.quick))
-      points.push_back({{{precision.key, name},
-                         {fma.key, k},
-                         {intensity.key, flops_per_byte(k, bytes)}},
-                        {flop_rate.name}});
+      points.push_back(
+          {{{precision.key, name}, {fma.key, k}, {intensity.key, flops_per_byte(k, bytes)}},
+           {flop_rate.name}});
     points.push_back({{{precision.key, name}}, {peak_flop_rate.name}});
   }
   return points;
@@ -50,10 +49,11 @@ Chart roofline_chart() {
                      .metric = peak_flop_rate.name,
                      .label = "peak",
                      .kind = "published"});
-  c.says("Achieved FLOP/s against arithmetic intensity, FP32 and FP64",
-         {"Dashed, in each precision's colour: the achievable roofline min(peak FLOP/s, intensity x "
-          "the run's achievable bandwidth); vertical lines: the machine balance, peak FLOP/s over "
-          "theoretical DRAM bandwidth."});
+  c.says(
+      "Achieved FLOP/s against arithmetic intensity, FP32 and FP64",
+      {"Dashed, in each precision's colour: the achievable roofline min(peak FLOP/s, intensity x "
+       "the run's achievable bandwidth); vertical lines: the machine balance, peak FLOP/s over "
+       "theoretical DRAM bandwidth."});
   return c;
 }
 

@@ -219,14 +219,15 @@ Measurement peak_of(const std::vector<Measurement>& records, const char* precisi
       extra["machine_balance_achievable"] = machine_balance(*roof.peak_gflops, roof.model_gbs);
   }
   if (!best) {
-    Measurement m = make_measurement({{roofline::precision.key, precision}}, peak_flop_rate, Series(), false,
-                                     std::move(extra));
+    Measurement m = make_measurement({{roofline::precision.key, precision}}, peak_flop_rate,
+                                     Series(), false, std::move(extra));
     m.error = "no sweep point verified";
     return m;
   }
   extra["winner"] = best->params;
   const Series s(best->samples, best->excluded, best->stop_reason, best->noisy);
-  return make_measurement({{roofline::precision.key, precision}}, peak_flop_rate, s, true, std::move(extra));
+  return make_measurement({{roofline::precision.key, precision}}, peak_flop_rate, s, true,
+                          std::move(extra));
 }
 
 template <class T>
@@ -262,7 +263,7 @@ void run(ExperimentContext& ctx) {
   const std::optional<FmaLanesPerSm> lanes = fma_lanes_per_sm(d.cc_major, d.cc_minor);
   Roof roof;
   roof.theoretical_gbs = d.theoretical_bandwidth_gbs();
-  if (auto peak = ctx.achievable_peak_gbs(access::copy)) {  // reads `in`, writes `out`
+  if (auto peak = ctx.achievable_peak_gbs(access::copy)) { // reads `in`, writes `out`
     roof.model_gbs = *peak;
     roof.model_source = "peak_copy's achievable copy bandwidth of this run";
   }

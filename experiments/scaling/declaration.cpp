@@ -41,8 +41,8 @@ std::vector<PlannedPoint> plan(const PlanInput& in) {
   }
   for (const int sms : sizes)
     points.push_back({at("amdahl", sms), {speedup.name, efficiency.name}});
-  points.push_back({{{param::law.key, "amdahl"}},
-                    {amdahl_parallel_fraction.name, amdahl_limit.name}});
+  points.push_back(
+      {{{param::law.key, "amdahl"}}, {amdahl_parallel_fraction.name, amdahl_limit.name}});
   for (const int sms : sizes)
     points.push_back({at("gustafson", sms),
                       {speedup.name, efficiency.name, kernel_ms.name, base_partition_ms.name}});
@@ -147,8 +147,8 @@ APOD_DECLARE(Declaration{
     .params = {param::curve, param::sm_count, param::law, param::phase},
     .metrics = {metric::serial_ms, metric::kernel_ms, metric::speedup, metric::efficiency,
                 metrics::effective_bandwidth, metric::predicted_knee,
-                metric::amdahl_parallel_fraction, metric::amdahl_limit,
-                metric::base_partition_ms, metric::gustafson_parallel_fraction},
+                metric::amdahl_parallel_fraction, metric::amdahl_limit, metric::base_partition_ms,
+                metric::gustafson_parallel_fraction},
     .extras = extras(),
     .headline = metric::speedup.name,
     .charts = {speedup_chart()},

@@ -74,25 +74,29 @@ void record_fraction(ExperimentContext& ctx, const LawInputs& in, const ScalingF
                          {"residual", fit.residuals[i]}});
   const double base_parallel = median_of(in.points.front().ms);
   json extra = merged(
-      in.facts, {{"model", amdahl ? "Amdahl (3.1.3.1): S = 1 / ((1 - P) + P / N), N = the parallel phase's own measured "
-                                    "speed-up g(base) / g(N) (extra.n_fitted per point)"
-                                  : "Gustafson (3.1.3.2): S = N + (1 - P)(1 - N)"},
-                 {"samples_are", "one least-squares fit per repetition"},
-                 {"serial_ms", in.serial_ms},
-                 {"p_from_parts", base_parallel / (in.serial_ms + base_parallel)},
-                 {"p_from_parts_is", "the base point's " + std::string(share_rule)},
-                 {"fit_of_medians", fit.parallel_fraction},
-                 {"standard_error", fit.standard_error ? json(*fit.standard_error) : json(nullptr)},
-                 {"ci95", {fit.ci_low, fit.ci_high}},
-                 {"ci95_is", interval_rule},
-                 {"degrees_of_freedom", fit.degrees_of_freedom},
-                 {"rms_residual", fit.rms_residual},
-                 {"residuals", residuals},
-                 {"residual_trend", runs_test_json(fit.trend)}});
+      in.facts,
+      {{"model",
+        amdahl
+            ? "Amdahl (3.1.3.1): S = 1 / ((1 - P) + P / N), N = the parallel phase's own measured "
+              "speed-up g(base) / g(N) (extra.n_fitted per point)"
+            : "Gustafson (3.1.3.2): S = N + (1 - P)(1 - N)"},
+       {"samples_are", "one least-squares fit per repetition"},
+       {"serial_ms", in.serial_ms},
+       {"p_from_parts", base_parallel / (in.serial_ms + base_parallel)},
+       {"p_from_parts_is", "the base point's " + std::string(share_rule)},
+       {"fit_of_medians", fit.parallel_fraction},
+       {"standard_error", fit.standard_error ? json(*fit.standard_error) : json(nullptr)},
+       {"ci95", {fit.ci_low, fit.ci_high}},
+       {"ci95_is", interval_rule},
+       {"degrees_of_freedom", fit.degrees_of_freedom},
+       {"rms_residual", fit.rms_residual},
+       {"residuals", residuals},
+       {"residual_trend", runs_test_json(fit.trend)}});
   const Series fractions = fraction_per_repetition(in.law, n, speedups);
   const Metric& fraction_metric =
       amdahl ? metric::amdahl_parallel_fraction : metric::gustafson_parallel_fraction;
-  ctx.record(make_measurement({{param::law.key, law}}, fraction_metric, fractions, verified, extra));
+  ctx.record(
+      make_measurement({{param::law.key, law}}, fraction_metric, fractions, verified, extra));
   if (!amdahl)
     return;
 
@@ -179,8 +183,8 @@ void record_memory_bandwidth(ExperimentContext& ctx, const std::vector<Partition
       merged(model_facts, {{"measured_knee_sm_count", measured ? json(*measured) : json(nullptr)},
                            {"measured_knee_is", "the first SM count whose median bandwidth reaches "
                                                 "95% of the largest median"}});
-  ctx.record(
-      make_measurement({{param::curve.key, "memory"}}, metric::predicted_knee, knee, base.verified, extra));
+  ctx.record(make_measurement({{param::curve.key, "memory"}}, metric::predicted_knee, knee,
+                              base.verified, extra));
 }
 
 void record_law(ExperimentContext& ctx, const LawInputs& in) {

@@ -30,7 +30,8 @@ Chart total_chart() {
                      .only = {mode.key, "sequential"},
                      .label = "sequential (whole copy, then kernel)",
                      .kind = "baseline"});
-  c.caption_figures = {{transfer_ms.name, "tT (copy alone)"}, {kernel_ms.name, "tE (kernel alone)"}};
+  c.caption_figures = {{transfer_ms.name, "tT (copy alone)"},
+                       {kernel_ms.name, "tE (kernel alone)"}};
   c.says("The staged copy's time from the first copy to the last kernel against nStreams",
          {"Dashed: the guide's model, tE + tT / nStreams when the kernel is the longer, else tT + "
           "tE / nStreams (Best Practices Guide 9.1.2); dotted: the sequential version, the whole "

@@ -23,13 +23,12 @@
 namespace apod {
 namespace {
 
-constexpr int threads_per_block = 256;                // the guide's nThreads
+constexpr int threads_per_block = 256; // the guide's nThreads
 using staged::stream_counts;
 constexpr uint64_t seed = 0x57A6ED;
 // Numerical Recipes' LCG step. Its k-fold composition is again affine, so the host checks every
 // element with one multiply-add however many steps the kernel took (AffineMap32, affine_power).
 constexpr AffineMap32 lcg_step{1664525u, 1013904223u};
-
 
 // Every sample of a fixed-count timing, with the monitor's flags.
 Series series_of(const TimedSamples& t) {
@@ -228,8 +227,8 @@ void run(ExperimentContext& ctx) {
     setup.copy_in(0, n, s);
     setup.kernel(0, n, setup.iterations, s);
   }));
-  record_configuration(ctx, {{staged::n_streams.key, 1}, {staged::mode.key, "sequential"}}, 1, sequential, transfer,
-                       kernel, extra, setup.count_wrong(1));
+  record_configuration(ctx, {{staged::n_streams.key, 1}, {staged::mode.key, "sequential"}}, 1,
+                       sequential, transfer, kernel, extra, setup.count_wrong(1));
 
   // Staged: the guide's loop. The streams fork from and join back to `origin`, whose events
   // bracket the whole of it.
@@ -250,8 +249,7 @@ void run(ExperimentContext& ctx) {
     json staged_extra = extra;
     staged_extra["chunk_bytes"] = chunk * sizeof(uint32_t);
     record_configuration(ctx, {{staged::n_streams.key, n_streams}, {staged::mode.key, "staged"}},
-                         n_streams, staged,
-                         transfer, kernel, staged_extra, setup.count_wrong(1));
+                         n_streams, staged, transfer, kernel, staged_extra, setup.count_wrong(1));
   }
 }
 

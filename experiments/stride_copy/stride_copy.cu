@@ -111,17 +111,16 @@ void sweep(Sweep& sw, bool guide) {
     const SectorTraffic traffic = stride_copy_traffic(sw.n, sizeof(Word), stride, rmw);
     const Series model =
         reference_gbs.map([&](double gbs) { return sector_model_gbs(gbs, reference, traffic); });
-    sw.ctx.record(make_measurement(params, stride_copy::sector_model_bandwidth, model,
-                                   reference_ok,
-                                   {{"reference", {{stride_copy::kernel.key, kernel},
-                                                   {stride_copy::stride.key, 1}}},
-                                    {"sector_bytes", sector_bytes},
-                                    {"partial_write_rmw", rmw},
-                                    {"useful_bytes", traffic.useful_bytes},
-                                    {"read_bytes", traffic.read_bytes},
-                                    {"write_bytes", traffic.write_bytes},
-                                    {"rmw_read_bytes", traffic.rmw_read_bytes},
-                                    {"efficiency", traffic.efficiency()}}));
+    sw.ctx.record(make_measurement(
+        params, stride_copy::sector_model_bandwidth, model, reference_ok,
+        {{"reference", {{stride_copy::kernel.key, kernel}, {stride_copy::stride.key, 1}}},
+         {"sector_bytes", sector_bytes},
+         {"partial_write_rmw", rmw},
+         {"useful_bytes", traffic.useful_bytes},
+         {"read_bytes", traffic.read_bytes},
+         {"write_bytes", traffic.write_bytes},
+         {"rmw_read_bytes", traffic.rmw_read_bytes},
+         {"efficiency", traffic.efficiency()}}));
   }
 }
 

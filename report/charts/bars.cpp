@@ -153,14 +153,10 @@ std::optional<ChartBlock> bars_chart(const DesignInput& in, const Chart& chart) 
 
   json rows = json::array(), configs = json::array();
   for (const Plotted& p : plotted) {
-    json row = {{"kind", "measured"},
-                {"panel", panel_of(in, chart, *p.params)},
-                {"facet", p.facet},
-                {"x", member(*p.params, chart.x.c_str())},
-                {"series", p.series},
-                {"y", p.y},
-                {"low", p.low},
-                {"high", p.high}};
+    json row = {{"kind", "measured"}, {"panel", panel_of(in, chart, *p.params)},
+                {"facet", p.facet},   {"x", member(*p.params, chart.x.c_str())},
+                {"series", p.series}, {"y", p.y},
+                {"low", p.low},       {"high", p.high}};
     add_tooltip_fields(row, p, in.experiment, *metric);
     if (std::find(configs.begin(), configs.end(), row["x"]) == configs.end())
       configs.push_back(row["x"]);

@@ -31,7 +31,9 @@ bool has_params(const MetricView& metric, const std::vector<std::string>& params
 Keep param_is(const std::string& key, const json& value) {
   if (key.empty())
     return nullptr;
-  return [key, value](const PointView& p) { return member(p.measurement->params, key.c_str()) == value; };
+  return [key, value](const PointView& p) {
+    return member(p.measurement->params, key.c_str()) == value;
+  };
 }
 
 namespace {
@@ -74,9 +76,10 @@ Sweep generic_sweep(const DesignInput& in, const MetricView& metric) {
   sweep.colour_title = in.experiment.param_title(sweep.colour);
   sweep.published = published_for(in.published, in.experiment, metric.metric);
   // Categories across (configurations, access patterns): bars, not a line between them.
-  const bool categories = std::any_of(metric.points.begin(), metric.points.end(), [&](const auto& p) {
-    return p.ok && member(p.measurement->params, sweep.x.c_str()).is_string();
-  });
+  const bool categories =
+      std::any_of(metric.points.begin(), metric.points.end(), [&](const auto& p) {
+        return p.ok && member(p.measurement->params, sweep.x.c_str()).is_string();
+      });
   if (categories)
     sweep.mark = "bar";
   // A model stored beside each point is drawn beside it (keys::model_gbs, keys::model).
@@ -175,11 +178,12 @@ std::vector<ChartBlock> experiment_charts(const PageModel& page, const Experimen
   for (const auto& metric : experiment.metrics) {
     if (metric.ok_count() == 0) // nothing verified to draw (the table says why)
       continue;
-    if (!charted.empty() && std::find(charted.begin(), charted.end(), metric.metric) == charted.end())
+    if (!charted.empty() &&
+        std::find(charted.begin(), charted.end(), metric.metric) == charted.end())
       continue;
     const charts::Sweep sweep = charts::generic_sweep(in, metric);
-    blocks.push_back(
-        charts::sweep_block(in, sweep, metric_title(metric.title(), metric.unit) + " against " + sweep.x_title));
+    blocks.push_back(charts::sweep_block(
+        in, sweep, metric_title(metric.title(), metric.unit) + " against " + sweep.x_title));
   }
   return blocks;
 }

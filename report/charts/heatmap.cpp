@@ -15,9 +15,11 @@ namespace apod::report::charts {
 namespace {
 
 // A row's words: the declared y param's label, after the extra figure the chart names.
-std::string row_label(const ExperimentView& experiment, const Chart& chart, const PointView& point) {
+std::string row_label(const ExperimentView& experiment, const Chart& chart,
+                      const PointView& point) {
   const json& extra = point.measurement->extra;
-  std::string label = experiment.param_text(chart.y, member(point.measurement->params, chart.y.c_str()));
+  std::string label =
+      experiment.param_text(chart.y, member(point.measurement->params, chart.y.c_str()));
   if (!chart.y_extra.empty() && has_number(extra, chart.y_extra.c_str()))
     label = plain_number(extra.at(chart.y_extra).get<double>()) + chart.y_extra_unit + ", " + label;
   return label;
@@ -61,7 +63,7 @@ json cell_rows(const DesignInput& in, const Chart& chart, const std::vector<Plot
                     {"median_text", format_with_unit(p.y, unit)},
                     {"range_text", format_range(p.low, p.high, unit)},
                     {"pct_text", pct ? format_percent(*pct) + " of the achievable peak of its "
-                                                             "access type"
+                                                              "access type"
                                      : "no peak of its access type measured"}});
   }
   return rows;
@@ -96,10 +98,8 @@ json cell_colour(const json& rows, bool with_pct) {
 // Cells and their labels: elements per thread across, the launch down.
 json cell_layers(const json& rows, const std::vector<std::string>& launches, bool with_pct,
                  bool aggregated, const std::string& x_title, const std::string& panel_title) {
-  const json x = {{"field", "x"},
-                  {"type", "ordinal"},
-                  {"title", x_title},
-                  {"axis", {{"labelAngle", 0}}}};
+  const json x = {
+      {"field", "x"}, {"type", "ordinal"}, {"title", x_title}, {"axis", {{"labelAngle", 0}}}};
   const json y = {{"field", "launch"}, {"type", "ordinal"}, {"title", nullptr}, {"sort", launches}};
   const json tooltip = json::array(
       {{{"field", "who"}, {"title", aggregated ? "device" : "run"}},

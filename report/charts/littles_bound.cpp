@@ -42,10 +42,10 @@ std::optional<double> run_figure(const PageModel& page, const RunView& run, cons
         continue;
       for (const auto& point : metric.points) {
         const json& params = point.measurement->params;
-        const bool named = std::all_of(ref.params.items().begin(), ref.params.items().end(),
-                                       [&](const auto& kv) {
-                                         return member(params, kv.key().c_str()) == kv.value();
-                                       });
+        const bool named =
+            std::all_of(ref.params.items().begin(), ref.params.items().end(), [&](const auto& kv) {
+              return member(params, kv.key().c_str()) == kv.value();
+            });
         if (point.ok && point.run == &run && named)
           return point.median;
       }
@@ -167,8 +167,8 @@ BoundsDrawn littles_law_rules(const PageModel& page, const Sweep& sweep, const S
   }
   BoundsDrawn drawn;
   if (per_series.order.empty()) {
-    drawn.sentence = "No Little's-law bound is drawn: it needs the same run's " + latency.experiment +
-                     " " + latency.metric + " figure and achievable peak.";
+    drawn.sentence = "No Little's-law bound is drawn: it needs the same run's " +
+                     latency.experiment + " " + latency.metric + " figure and achievable peak.";
     return drawn;
   }
   for (const auto& key : per_series.order) {
@@ -180,9 +180,8 @@ BoundsDrawn littles_law_rules(const PageModel& page, const Sweep& sweep, const S
   }
   drawn.sentence = "Dotted, in the series' colour: the Little's-law bound of each launch shape, "
                    "min(achievable peak, 2 x SMs x bytes in flight per SM / DRAM latency) (Notes "
-                   "on CUDA, Little's-law table), from the same run's " + latency.experiment +
-                   " figure and achievable peak. " +
-                   sentence_of(per_launch);
+                   "on CUDA, Little's-law table), from the same run's " +
+                   latency.experiment + " figure and achievable peak. " + sentence_of(per_launch);
   return drawn;
 }
 

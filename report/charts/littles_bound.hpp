@@ -22,7 +22,8 @@ struct LaunchBound {
 };
 
 /// The run's figure `latency` names (an experiment, metric and params), if measured and verified.
-std::optional<double> run_figure(const PageModel& page, const RunView& run, const FigureRef& latency);
+std::optional<double> run_figure(const PageModel& page, const RunView& run,
+                                 const FigureRef& latency);
 
 /// The bound of the launch that measured `point`, from its extra (launch: block_size,
 /// grid_size, max_active_blocks_per_sm; bytes_moved; access_type copy or read), its device's SM

@@ -71,8 +71,12 @@ void add_rule(const DesignInput& in, const RuleSpec& rule, Sweep& sweep, const S
     if (rule.per_series && !p.series.empty())
       label += " " + p.series;
     label += ": " + figure_text(*figure, unit);
-    const Rule drawn{*figure * rule.scale, label, rule.vertical, rule.per_series ? p.series : "",
-                     p.facet, rule.kind};
+    const Rule drawn{*figure * rule.scale,
+                     label,
+                     rule.vertical,
+                     rule.per_series ? p.series : "",
+                     p.facet,
+                     rule.kind};
     // One rule per place: the same figure of every run or series says it once.
     const bool seen = std::any_of(sweep.rules.begin(), sweep.rules.end(), [&](const Rule& r) {
       return std::tie(r.value, r.vertical, r.series, r.facet) ==
@@ -111,8 +115,9 @@ void add_notes(const DesignInput& in, const NoteSpec& note, Sweep& sweep, const 
                             : upper(in.experiment.param_text(
                                   note.label_param, member(*p.params, note.label_param.c_str())));
     const std::string what = note.tip.empty() ? label : note.tip;
-    sweep.notes.push_back({x, p.y, label, p.series, p.facet,
-                           who_prefix(plan, p) + what + ": " + format_with_unit(p.y, metric->unit)});
+    sweep.notes.push_back(
+        {x, p.y, label, p.series, p.facet,
+         who_prefix(plan, p) + what + ": " + format_with_unit(p.y, metric->unit)});
   }
 }
 
@@ -162,9 +167,8 @@ Sweep sweep_of(const DesignInput& in, const Chart& chart, const MetricView& metr
   sweep.colour_title = in.experiment.param_title(chart.color);
   sweep.device_limits = chart.limits;
   sweep.model_key = chart.model_extra;
-  sweep.model_metric = chart.model_metric.empty()
-                           ? nullptr
-                           : drawable_metric(in.experiment, chart.model_metric);
+  sweep.model_metric =
+      chart.model_metric.empty() ? nullptr : drawable_metric(in.experiment, chart.model_metric);
   sweep.model_label = chart.model_label;
   sweep.published = published_for(in.published, in.experiment, metric.metric);
   for (const auto& more : chart.published_metrics)

@@ -41,8 +41,7 @@ void add_tooltip_fields(json& row, const Plotted& plotted, const ExperimentView&
   row["point_text"] = format_params(*plotted.params);
   row["median_text"] = format_with_unit(plotted.y, metric.unit);
   row["range_text"] = format_range(plotted.low, plotted.high, metric.unit);
-  row["n_text"] = across ? std::to_string(plotted.points.size()) + " runs"
-                         : first.samples.text();
+  row["n_text"] = across ? std::to_string(plotted.points.size()) + " runs" : first.samples.text();
   if (!across)
     row["ci_text"] = ci_text(first, metric.unit);
   if (const auto pct = median_over(plotted, &PointView::pct_of_limit))

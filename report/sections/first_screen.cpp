@@ -53,7 +53,6 @@ std::string runs_text(const PageModel& page, const std::string& model) {
 
 mustache::data figure_row(const HeadlineSeries& series) {
   const PointView& point = *series.headline;
-  const ExperimentView& experiment = *series.experiment;
   const std::string& metric = series.metric->metric;
   mustache::data row;
   row.set("figure", short_title(series.experiment->title));
@@ -129,8 +128,7 @@ std::string run_words(const RunView& run) {
 std::string regression_text(const PointVerdict& pair) {
   if (pair.points_taken_whole) // an experiment taken whole: no value of its own, its change
     return fmt::format("{} · all {} {} points taken whole: their median {}", pair.experiment,
-                       pair.points_taken_whole, class_phrase(pair.metric_class),
-                       change_text(pair));
+                       pair.points_taken_whole, class_phrase(pair.metric_class), change_text(pair));
   return fmt::format("{} · {} at {}: {} → {} ({}, {})", pair.experiment, display_name(pair.metric),
                      format_params(pair.params), format_with_unit(pair.baseline, pair.unit),
                      format_with_unit(pair.candidate, pair.unit),
@@ -144,8 +142,8 @@ std::string counts_text(const BaselineVerdict& verdict) {
   for (const Decision d : {Decision::unconfirmed, Decision::slower})
     if (const std::size_t n = verdict.count(d))
       text += fmt::format("{} {} ({}), ", n, wording(d).word, wording(d).meaning);
-  return text + fmt::format("{} the same within their run-to-run noise",
-                            verdict.count(Decision::same));
+  return text +
+         fmt::format("{} the same within their run-to-run noise", verdict.count(Decision::same));
 }
 
 mustache::data change_block(const PageContext& context) {
@@ -165,11 +163,11 @@ mustache::data change_block(const PageContext& context) {
   std::string headline = regressions.empty() ? "No regression"
                                              : plural(regressions.size(), "regression") +
                                                    std::string(" beyond compare's threshold");
-  headline += fmt::format(": the newest run, {}, against the pinned baseline {} on {}. {} "
-                          "compared: {}",
-                          run_words(*verdict.candidate), run_words(*verdict.baseline),
-                          verdict.baseline->device_model, plural(compared, "point"),
-                          counts_text(verdict));
+  headline +=
+      fmt::format(": the newest run, {}, against the pinned baseline {} on {}. {} "
+                  "compared: {}",
+                  run_words(*verdict.candidate), run_words(*verdict.baseline),
+                  verdict.baseline->device_model, plural(compared, "point"), counts_text(verdict));
   if (!verdict.comparison->left_out.empty())
     headline += fmt::format("; {} left out (new, removed, failed or not comparable)",
                             verdict.comparison->left_out.size());

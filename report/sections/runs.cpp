@@ -90,9 +90,8 @@ mustache::data device_card(const DeviceInfo& device, const std::vector<std::stri
   fact("theoretical DRAM bandwidth", known(device.theoretical_bandwidth_gbs(), "{:.1f} GB/s"));
   fact("theoretical PCIe bandwidth",
        pcie ? fmt::format("{:.1f} GB/s per direction", *pcie) : "unknown");
-  fact("compute capability", device.cc_major > 0
-                                 ? fmt::format("{}.{}", device.cc_major, device.cc_minor)
-                                 : "—");
+  fact("compute capability",
+       device.cc_major > 0 ? fmt::format("{}.{}", device.cc_major, device.cc_minor) : "—");
   fact("multiprocessors", known(device.sm_count, "{:.0f} SMs"));
   fact("memory", known_bytes(device.total_memory_bytes));
   fact("memory clock", known(device.memory_clock_khz / 1000, "{:.0f} MHz"));

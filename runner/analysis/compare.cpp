@@ -125,8 +125,8 @@ int Verdict::count(Change c) const {
 }
 
 int Verdict::count(Decision d) const {
-  return static_cast<int>(std::count_if(points.begin(), points.end(),
-                                        [d](const PointVerdict& p) { return decision_of(p) == d; }));
+  return static_cast<int>(std::count_if(
+      points.begin(), points.end(), [d](const PointVerdict& p) { return decision_of(p) == d; }));
 }
 
 int Verdict::points_with_noise(NoiseSource s) const {

@@ -105,12 +105,12 @@ struct Verdict {
   /// where its history gives the noise of their median; in the points' Holm family.
   std::vector<PointVerdict> wholes;
   std::vector<LeftOut> left_out;
-  std::string nothing_compared; ///< non-empty: why not one point could be compared
+  std::string nothing_compared;  ///< non-empty: why not one point could be compared
   int regressions() const;       ///< of points
   int whole_regressions() const; ///< of experiments taken whole
-  int unconfirmed() const; ///< slowdowns on points noisy in the candidate, not gated
-  int count(Change c) const;   ///< of points, by the direction of their change alone
-  int count(Decision d) const; ///< of points, by compare's decision (verdict_word.hpp)
+  int unconfirmed() const;       ///< slowdowns on points noisy in the candidate, not gated
+  int count(Change c) const;     ///< of points, by the direction of their change alone
+  int count(Decision d) const;   ///< of points, by compare's decision (verdict_word.hpp)
   int points_with_noise(NoiseSource s) const;
   /// 0 no regression, 1 a regression, 2 nothing could be compared.
   int exit_code() const;

@@ -3,13 +3,13 @@
 namespace apod {
 
 const ClassDefaults& class_defaults(MetricClass c) {
-  // Measured by tests/history/calibrate_compare (docs/ci.md, "The numbers that set the defaults") on the batches
-  // of eight back-to-back runs committed under data/runs/: first on the tuning batches (an H100
-  // and an H200, *-repeat8.json.gz), then judged on the validation batches (another H100 and
-  // another H200, *-validation8), which showed heavier point tails than the tuning ones (device
-  // memory 2.62, on-chip 2.58, without a false alarm); the defaults now cover all four, and a
-  // later batch that exceeds them fails compare_calibration. run_sigma covers the largest
-  // run-to-run spread of any point of the class measured cleanly (device memory: 2.38%, the
+  // Measured by tests/history/calibrate_compare (docs/ci.md, "The numbers that set the defaults")
+  // on the batches of eight back-to-back runs committed under data/runs/: first on the tuning
+  // batches (an H100 and an H200, *-repeat8.json.gz), then judged on the validation batches
+  // (another H100 and another H200, *-validation8), which showed heavier point tails than the
+  // tuning ones (device memory 2.62, on-chip 2.58, without a false alarm); the defaults now cover
+  // all four, and a later batch that exceeds them fails compare_calibration. run_sigma covers the
+  // largest run-to-run spread of any point of the class measured cleanly (device memory: 2.38%, the
   // H100's scaling memory curve at few SMs), device_sigma the largest spread between GPUs of one
   // model beyond it (H200 runs of 2026-11-22), tail_df the t distribution whose tails predict as
   // many large moves as seen (host links: 2.0 on the H100, whose pinned transfers hiccup 5-8%

@@ -2,9 +2,9 @@
 // its metrics' classes, the store keeps each point's): how much a figure of each kind moves
 // from run to run, how heavy the tails of those moves are, and whether a change of it can fail
 // a night.
-// The numbers are measured on the committed runs (docs/ci.md, "The numbers that set the defaults"; the program
-// tests/history/calibrate_compare prints them again and fails when a default here is less
-// conservative than what it measures).
+// The numbers are measured on the committed runs (docs/ci.md, "The numbers that set the defaults";
+// the program tests/history/calibrate_compare prints them again and fails when a default here is
+// less conservative than what it measures).
 #pragma once
 
 #include "core/metric_class.hpp"

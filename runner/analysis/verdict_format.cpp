@@ -100,14 +100,14 @@ std::string batch_line(const std::vector<Verdict>& verdicts, Escape escape) {
 
 std::string run_line(const RunFacts& r, bool show_gpu) {
   // Stored text reaches a terminal only through terminal_text (core/text.hpp).
-  return fmt::format(
-      "{}  {}  {} {}{}  \"{}\"", terminal_text(short_id(r.id)), terminal_text(when(r.started_at)),
-      terminal_text(r.device),
-      show_gpu ? terminal_text(fmt::format("{}@{}", r.uuid.substr(0, 12), r.host)) : "(same GPU)",
-      r.driver_branch.empty() || !show_gpu
-          ? ""
-          : fmt::format("  driver {}", terminal_text(r.driver_branch)),
-      terminal_text(r.label));
+  return fmt::format("{}  {}  {} {}{}  \"{}\"", terminal_text(short_id(r.id)),
+                     terminal_text(when(r.started_at)), terminal_text(r.device),
+                     show_gpu ? terminal_text(fmt::format("{}@{}", r.uuid.substr(0, 12), r.host))
+                              : "(same GPU)",
+                     r.driver_branch.empty() || !show_gpu
+                         ? ""
+                         : fmt::format("  driver {}", terminal_text(r.driver_branch)),
+                     terminal_text(r.label));
 }
 
 std::string noise_line(const Verdict& v) {
@@ -204,12 +204,12 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
     for_each_group(v, o, [&](const PointVerdict& p, Decision d, bool first) {
       if (first)
         out += fmt::format("{}: {}\n", wording(d).word, wording(d).meaning);
-      out +=
-          fmt::format("  {:<16} {:<22} {:<36} {:>12} -> {:<12} {:<14} noise ±{:.2g}%  p {:.2g}\n",
-                      terminal_text(p.experiment), terminal_text(p.metric),
-                      terminal_text(params_text(p.params)),
-                      terminal_text(value_text(p.baseline, p.unit)),
-                      terminal_text(value_text(p.candidate, p.unit)), change_text(p), 100 * p.noise, p.p_adjusted);
+      out += fmt::format(
+          "  {:<16} {:<22} {:<36} {:>12} -> {:<12} {:<14} noise ±{:.2g}%  p {:.2g}\n",
+          terminal_text(p.experiment), terminal_text(p.metric),
+          terminal_text(params_text(p.params)), terminal_text(value_text(p.baseline, p.unit)),
+          terminal_text(value_text(p.candidate, p.unit)), change_text(p), 100 * p.noise,
+          p.p_adjusted);
     });
     if (o.only_changed && v.count(Change::same))
       out += fmt::format("same: {} points (hidden by --only-changed)\n", v.count(Change::same));
@@ -217,9 +217,8 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
       out += "experiments taken whole (the median change of their gated points of one class):\n";
       for (const PointVerdict* w : wholes)
         out += fmt::format("  {:<16} {:<28} {:<20} {:<14} {:<10} noise ±{:.2g}%  p {:.2g}\n",
-                           terminal_text(w->experiment), class_phrase(w->metric_class),
-                           w->metric, change_text(*w), word_of(*w), 100 * w->noise,
-                           w->p_adjusted);
+                           terminal_text(w->experiment), class_phrase(w->metric_class), w->metric,
+                           change_text(*w), word_of(*w), 100 * w->noise, w->p_adjusted);
     }
     if (!v.left_out.empty())
       out += "left out:\n";
@@ -267,12 +266,10 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
                  "|---|---|---|---|---:|---:|---|---:|\n";
         open_table = true;
       }
-      out +=
-          fmt::format("| {} | {} | {} | {} | {} | {} | {} | ±{:.2g}% |\n",
-                      verdict_cell(p), md(p.experiment),
-                      md(p.metric), markdown_code(params_text(p.params)),
-                      md(value_text(p.baseline, p.unit)),
-                      md(value_text(p.candidate, p.unit)), change_text(p), 100 * p.noise);
+      out += fmt::format("| {} | {} | {} | {} | {} | {} | {} | ±{:.2g}% |\n", verdict_cell(p),
+                         md(p.experiment), md(p.metric), markdown_code(params_text(p.params)),
+                         md(value_text(p.baseline, p.unit)), md(value_text(p.candidate, p.unit)),
+                         change_text(p), 100 * p.noise);
     });
     if (in_same)
       out += "\n</details>\n";
@@ -281,11 +278,9 @@ std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOp
              "| verdict | experiment | class | points | change | noise | p (Holm) |\n"
              "|---|---|---|---:|---|---:|---:|\n";
       for (const PointVerdict* w : wholes)
-        out += fmt::format("| {} | {} | {} | {} | {} | ±{:.2g}% | {:.2g} |\n",
-                           verdict_cell(*w),
-                           md(w->experiment), class_phrase(w->metric_class),
-                           w->points_taken_whole, change_text(*w), 100 * w->noise,
-                           w->p_adjusted);
+        out += fmt::format("| {} | {} | {} | {} | {} | ±{:.2g}% | {:.2g} |\n", verdict_cell(*w),
+                           md(w->experiment), class_phrase(w->metric_class), w->points_taken_whole,
+                           change_text(*w), 100 * w->noise, w->p_adjusted);
     }
     if (!v.left_out.empty()) {
       out += fmt::format(

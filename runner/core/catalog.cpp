@@ -250,8 +250,8 @@ const Measurement* headline_point(const Declaration& d,
       continue;
     const bool marked = is_marked_headline(m->extra);
     const double median = summarize(m->used_samples()).median;
-    const bool better = metric.direction == Direction::higher ? median > best_median
-                                                              : median < best_median;
+    const bool better =
+        metric.direction == Direction::higher ? median > best_median : median < best_median;
     if (!best || (marked && !best_marked) || (marked == best_marked && better))
       best = m, best_median = median, best_marked = marked;
   }
@@ -280,7 +280,9 @@ bool declare_experiment(Declaration declaration) {
   return true;
 }
 
-const std::vector<Declaration>& declarations() { return registry(); }
+const std::vector<Declaration>& declarations() {
+  return registry();
+}
 
 const Declaration* find_declaration(const std::string& name) {
   for (const auto& d : registry())
@@ -337,8 +339,8 @@ bool extra_declared(const Declaration& d, const std::string& key) {
 std::string declaration_mismatch(const Declaration& d, const Measurement& m) {
   const Metric* metric = d.find_metric(m.metric);
   if (!metric)
-    return fmt::format("{} recorded metric '{}', which its declaration does not declare",
-                       d.name, m.metric);
+    return fmt::format("{} recorded metric '{}', which its declaration does not declare", d.name,
+                       m.metric);
   if (m.unit != metric->unit)
     return fmt::format("{} recorded {} in '{}', declared in '{}'", d.name, m.metric, m.unit,
                        metric->unit);

@@ -1,11 +1,11 @@
 // An experiment's declaration: the one contract between an experiment and everything that reads
-// its results. Each experiment declares, once, in its own folder (experiments/NAME/declaration.cpp):
-// its parameters, its metrics (unit, direction, class, limit), the extra keys it records, the
-// figures it is headlined by, and its charts as data (a shape the report offers, with the keys it
-// draws). The runner checks every record against it, the store keeps each point's class, compare
-// gates by that class and the report draws the declared charts; none of them spells an
-// experiment's name or metric. `apod list --json` prints the whole catalog (docs/results-format.md,
-// "The catalog"), and the report reads it in that form.
+// its results. Each experiment declares, once, in its own folder
+// (experiments/NAME/declaration.cpp): its parameters, its metrics (unit, direction, class, limit),
+// the extra keys it records, the figures it is headlined by, and its charts as data (a shape the
+// report offers, with the keys it draws). The runner checks every record against it, the store
+// keeps each point's class, compare gates by that class and the report draws the declared charts;
+// none of them spells an experiment's name or metric. `apod list --json` prints the whole catalog
+// (docs/results-format.md, "The catalog"), and the report reads it in that form.
 //
 // Modelled on nvbench: a benchmark declares its axes and its summaries carry a hint; the writers
 // format by hint and never name a benchmark.
@@ -33,10 +33,9 @@ enum class Chapter {
   scaling,            ///< Amdahl, Gustafson, SM partitions
 };
 
-inline constexpr Chapter chapters[] = {Chapter::device_memory,      Chapter::caches_on_chip,
-                                       Chapter::compute,            Chapter::host_link,
-                                       Chapter::gpu_link,           Chapter::concurrency_launch,
-                                       Chapter::scaling};
+inline constexpr Chapter chapters[] = {
+    Chapter::device_memory, Chapter::caches_on_chip,     Chapter::compute, Chapter::host_link,
+    Chapter::gpu_link,      Chapter::concurrency_launch, Chapter::scaling};
 
 const char* chapter_name(Chapter c);  ///< "device_memory", ...
 const char* chapter_title(Chapter c); ///< "Device memory", "Caches and on-chip memory", ...
@@ -77,8 +76,8 @@ struct Metric {
   /// The limit of its figures in GB/s (none for figures in other units; a point may carry its
   /// own, extra[keys::limit_gbs] or extra[keys::limit]).
   LimitKind limit = LimitKind::none;
-  std::string title;             ///< "" : the name as prose
-  std::vector<ClassCase> cases;  ///< points that take another class, first match wins
+  std::string title;            ///< "" : the name as prose
+  std::vector<ClassCase> cases; ///< points that take another class, first match wins
 
   /// The class of a point of this metric with these params and extra.
   MetricClass class_of(const json& params, const json& extra) const;
@@ -115,10 +114,10 @@ const char* shape_name(ChartShape s);
 /// A line a chart adds from the figures of the same run (one per series and panel).
 struct RuleSpec {
   enum class From {
-    fixed,        ///< at `value`
-    metric,       ///< at the median of `metric`'s points (where params `only` match)
-    extra,        ///< at extra[`extra`] of `metric`'s points
-    published,    ///< at the source documents' figures of `metric`
+    fixed,     ///< at `value`
+    metric,    ///< at the median of `metric`'s points (where params `only` match)
+    extra,     ///< at extra[`extra`] of `metric`'s points
+    published, ///< at the source documents' figures of `metric`
   };
   From from = From::fixed;
   bool vertical = false;
@@ -138,7 +137,7 @@ struct RuleSpec {
 /// their `x` param, or at `x_value` / extra[`x_extra`]; labelled with `label` or the param value.
 struct NoteSpec {
   std::string metric;
-  std::pair<std::string, json> only; ///< points whose param equals this ("" : all)
+  std::pair<std::string, json> only;   ///< points whose param equals this ("" : all)
   std::pair<std::string, json> except; ///< points whose param does not equal this
   std::string x_param;                 ///< their x: this param's value
   std::string x_extra;                 ///< else this extra's value
@@ -152,23 +151,23 @@ struct NoteSpec {
 struct Chart {
   ChartShape shape = ChartShape::sweep;
   std::string metric;
-  std::string caption; ///< what is drawn, first sentence of the caption
+  std::string caption;                ///< what is drawn, first sentence of the caption
   std::vector<std::string> sentences; ///< what explains it (models, marks), after the runs sentence
   // Axes and series.
   std::string x; ///< a declared param
   bool log_x = false;
   int log_base = 0; ///< 0: 2 for sizes in bytes, else 10
   bool log_y = false;
-  std::string y_title;      ///< "" : the metric's title and unit
-  std::string color;        ///< a declared param splitting the series; "" : one series
-  std::string mark = "line"; ///< line | point | bar
+  std::string y_title;               ///< "" : the metric's title and unit
+  std::string color;                 ///< a declared param splitting the series; "" : one series
+  std::string mark = "line";         ///< line | point | bar
   std::pair<std::string, json> only; ///< draw only points whose param equals this
   // What it is read against.
-  bool limits = true;        ///< the devices' (or the points' own) limits as rules
-  std::string model_extra;   ///< the model, a number in each point's extra
-  std::string model_metric;  ///< or the point of the same params in this metric
+  bool limits = true;       ///< the devices' (or the points' own) limits as rules
+  std::string model_extra;  ///< the model, a number in each point's extra
+  std::string model_metric; ///< or the point of the same params in this metric
   std::string model_label;
-  std::string ideal_extra;   ///< a bound along x from each point's extra (S = N), drawn as a limit
+  std::string ideal_extra; ///< a bound along x from each point's extra (S = N), drawn as a limit
   std::string ideal_label;
   std::optional<FigureRef> littles_law_latency; ///< draw each launch's Little's-law bound
   std::vector<std::string> published_metrics;   ///< more metrics whose published figures it draws
@@ -213,14 +212,14 @@ struct PlanInput {
 
 /// An experiment's whole declaration.
 struct Declaration {
-  std::string name;        ///< identifier used by --only and in the store
+  std::string name; ///< identifier used by --only and in the store
   std::string title;
   std::string description; ///< what it measures and why, with its source
   std::string citation;    ///< document and section it reproduces
   int version = 1;         ///< bump when results stop being comparable with older ones
   int order = 100;         ///< position in the matrix (lower runs first)
   Chapter chapter = Chapter::device_memory;
-  bool hidden = false;     ///< test-only: not listed, not in the default matrix, runs only via --only
+  bool hidden = false; ///< test-only: not listed, not in the default matrix, runs only via --only
   std::vector<Param> params;
   std::vector<Metric> metrics;
   std::vector<Extra> extras;
@@ -287,6 +286,6 @@ std::vector<Declaration> catalog_from_json(const json& j);
 /// Registers an experiment's declaration: APOD_DECLARE(Declaration{...});
 #define APOD_DECLARE_CONCAT_INNER(a, b) a##b
 #define APOD_DECLARE_CONCAT(a, b) APOD_DECLARE_CONCAT_INNER(a, b)
-#define APOD_DECLARE(...)                                                                     \
-  [[maybe_unused]] static const bool APOD_DECLARE_CONCAT(apod_declared_, __LINE__) =           \
+#define APOD_DECLARE(...)                                                                          \
+  [[maybe_unused]] static const bool APOD_DECLARE_CONCAT(apod_declared_, __LINE__) =               \
       ::apod::declare_experiment(__VA_ARGS__)

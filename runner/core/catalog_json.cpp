@@ -30,11 +30,13 @@ json to_json(const Metric& m) {
   json cases = json::array();
   for (const ClassCase& c : m.cases)
     cases.push_back(to_json(c));
-  return {{"name", m.name},     {"unit", m.unit},
+  return {{"name", m.name},
+          {"unit", m.unit},
           {"direction", to_string(m.direction)},
           {"class", class_name(m.metric_class)},
           {"limit", limit_name(m.limit)},
-          {"title", m.title},   {"class_cases", cases}};
+          {"title", m.title},
+          {"class_cases", cases}};
 }
 
 json to_json(const Param& p) {
@@ -59,15 +61,23 @@ const char* rule_from_name(RuleSpec::From f) {
 }
 
 json to_json(const RuleSpec& r) {
-  return {{"from", rule_from_name(r.from)}, {"vertical", r.vertical}, {"metric", r.metric},
-          {"extra", r.extra},     {"only", pair_json(r.only)},    {"value", r.value},
-          {"scale", r.scale},     {"label", r.label},            {"unit", r.unit},
-          {"per_series", r.per_series}, {"per_model", r.per_model}, {"kind", r.kind}};
+  return {{"from", rule_from_name(r.from)},
+          {"vertical", r.vertical},
+          {"metric", r.metric},
+          {"extra", r.extra},
+          {"only", pair_json(r.only)},
+          {"value", r.value},
+          {"scale", r.scale},
+          {"label", r.label},
+          {"unit", r.unit},
+          {"per_series", r.per_series},
+          {"per_model", r.per_model},
+          {"kind", r.kind}};
 }
 
 json to_json(const NoteSpec& n) {
-  return {{"metric", n.metric},   {"only", pair_json(n.only)}, {"except", pair_json(n.except)},
-          {"x_param", n.x_param}, {"x_extra", n.x_extra},      {"x_value", n.x_value},
+  return {{"metric", n.metric},   {"only", pair_json(n.only)},    {"except", pair_json(n.except)},
+          {"x_param", n.x_param}, {"x_extra", n.x_extra},         {"x_value", n.x_value},
           {"label", n.label},     {"label_param", n.label_param}, {"tip", n.tip}};
 }
 
@@ -123,7 +133,7 @@ json to_json(const Chart& c) {
 
 // One object's fields, read with their types checked; a missing or null field keeps the default.
 class Fields {
- public:
+public:
   Fields(const json& j, std::string where) : j_(j), where_(std::move(where)) {
     if (!j.is_object())
       throw InputError(where_ + " is not an object");
@@ -206,7 +216,7 @@ class Fields {
     return out;
   }
 
- private:
+private:
   const json& j_;
   std::string where_;
 };
@@ -240,7 +250,8 @@ Metric metric_from(const json& j, const std::string& where) {
   m.name = f.required("name");
   m.unit = f.required("unit");
   try {
-    m.direction = direction_from_string(f.text("direction").empty() ? "higher" : f.text("direction"));
+    m.direction =
+        direction_from_string(f.text("direction").empty() ? "higher" : f.text("direction"));
   } catch (const std::exception&) {
     throw InputError(f.at("direction") + " is neither 'higher' nor 'lower'");
   }
@@ -346,8 +357,8 @@ Chart chart_from(const json& j, const std::string& where) {
   else if (shape.empty() || shape == "sweep")
     c.shape = ChartShape::sweep;
   else
-    throw InputError(fmt::format("{} is '{}', not a chart shape the report draws",
-                                 f.at("shape"), shape));
+    throw InputError(
+        fmt::format("{} is '{}', not a chart shape the report draws", f.at("shape"), shape));
   c.metric = f.required("metric");
   f.read("caption", c.caption);
   f.read("sentences", c.sentences);
@@ -461,10 +472,10 @@ Declaration declaration_from_json(const json& j, const std::string& where) {
 std::vector<Declaration> catalog_from_json(const json& document) {
   std::vector<Declaration> out;
   // `apod list --json` wraps the declarations with what they were planned for.
-  const json& j = document.is_object() && document.contains("experiments") &&
-                          document["experiments"].is_array()
-                      ? document["experiments"]
-                      : document;
+  const json& j =
+      document.is_object() && document.contains("experiments") && document["experiments"].is_array()
+          ? document["experiments"]
+          : document;
   if (j.is_array()) {
     for (std::size_t i = 0; i < j.size(); ++i)
       out.push_back(declaration_from_json(j[i], fmt::format("catalog[{}]", i)));

@@ -10,18 +10,20 @@
 
 namespace apod {
 
-[[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* call, const char* file, int line) {
+[[noreturn]] inline void throw_cuda_error(cudaError_t err, const char* call, const char* file,
+                                          int line) {
   throw CudaError(std::string(call) + " failed at " + file + ":" + std::to_string(line) + ": " +
                       cudaGetErrorName(err) + " (" + cudaGetErrorString(err) + ")",
                   static_cast<int>(err));
 }
 
-}  // namespace apod
+} // namespace apod
 
-#define APOD_CUDA(call)                                                         \
-  do {                                                                          \
-    const cudaError_t apod_err_ = (call);                                       \
-    if (apod_err_ != cudaSuccess) ::apod::throw_cuda_error(apod_err_, #call, __FILE__, __LINE__); \
+#define APOD_CUDA(call)                                                                            \
+  do {                                                                                             \
+    const cudaError_t apod_err_ = (call);                                                          \
+    if (apod_err_ != cudaSuccess)                                                                  \
+      ::apod::throw_cuda_error(apod_err_, #call, __FILE__, __LINE__);                              \
   } while (0)
 
 /// After a kernel launch: catches launch-configuration errors at once.

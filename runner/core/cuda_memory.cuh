@@ -12,45 +12,62 @@ namespace apod {
 
 /// A created CUDA stream, or the default stream (nullptr) when `create` is false.
 class OwnedStream {
- public:
-  explicit OwnedStream(bool create = true) { if (create) APOD_CUDA(cudaStreamCreate(&stream_)); }
-  ~OwnedStream() { if (stream_) cudaStreamDestroy(stream_); }
+public:
+  explicit OwnedStream(bool create = true) {
+    if (create)
+      APOD_CUDA(cudaStreamCreate(&stream_));
+  }
+  ~OwnedStream() {
+    if (stream_)
+      cudaStreamDestroy(stream_);
+  }
   OwnedStream(OwnedStream&& o) noexcept : stream_(std::exchange(o.stream_, nullptr)) {}
   OwnedStream(const OwnedStream&) = delete;
   OwnedStream& operator=(const OwnedStream&) = delete;
   cudaStream_t get() const { return stream_; }
 
- private:
+private:
   cudaStream_t stream_ = nullptr;
 };
 
-template <class T>
-class DeviceBuffer {
- public:
+template <class T> class DeviceBuffer {
+public:
   DeviceBuffer() = default;
-  explicit DeviceBuffer(size_t count) : count_(count) { APOD_CUDA(cudaMalloc(&ptr_, count * sizeof(T))); }
-  ~DeviceBuffer() { if (ptr_) cudaFree(ptr_); }
-  DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), count_(o.count_) {}
-  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept { std::swap(ptr_, o.ptr_); std::swap(count_, o.count_); return *this; }
+  explicit DeviceBuffer(size_t count) : count_(count) {
+    APOD_CUDA(cudaMalloc(&ptr_, count * sizeof(T)));
+  }
+  ~DeviceBuffer() {
+    if (ptr_)
+      cudaFree(ptr_);
+  }
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), count_(o.count_) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(count_, o.count_);
+    return *this;
+  }
   DeviceBuffer(const DeviceBuffer&) = delete;
   DeviceBuffer& operator=(const DeviceBuffer&) = delete;
   T* get() const { return ptr_; }
   size_t size() const { return count_; }
   size_t bytes() const { return count_ * sizeof(T); }
 
- private:
+private:
   T* ptr_ = nullptr;
   size_t count_ = 0;
 };
 
 /// Page-locked host memory; `flags` as for cudaHostAlloc (cudaHostAllocMapped for zero copy).
-template <class T>
-class PinnedBuffer {
- public:
+template <class T> class PinnedBuffer {
+public:
   explicit PinnedBuffer(size_t count, unsigned flags = cudaHostAllocDefault) : count_(count) {
     APOD_CUDA(cudaHostAlloc(reinterpret_cast<void**>(&ptr_), count * sizeof(T), flags));
   }
-  ~PinnedBuffer() { if (ptr_) cudaFreeHost(ptr_); }
+  ~PinnedBuffer() {
+    if (ptr_)
+      cudaFreeHost(ptr_);
+  }
   PinnedBuffer(const PinnedBuffer&) = delete;
   PinnedBuffer& operator=(const PinnedBuffer&) = delete;
   T* get() const { return ptr_; }
@@ -58,7 +75,7 @@ class PinnedBuffer {
   size_t size() const { return count_; }
   size_t bytes() const { return count_ * sizeof(T); }
 
- private:
+private:
   T* ptr_ = nullptr;
   size_t count_ = 0;
 };
@@ -73,9 +90,9 @@ __host__ __device__ inline uint64_t fill_value(uint64_t seed, uint64_t i) {
   return z ? z : 1;
 }
 
-template <class Word>
-__global__ void fill_kernel(Word* out, size_t n, uint64_t seed) {
-  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n; i += size_t(gridDim.x) * blockDim.x)
+template <class Word> __global__ void fill_kernel(Word* out, size_t n, uint64_t seed) {
+  for (size_t i = blockIdx.x * size_t(blockDim.x) + threadIdx.x; i < n;
+       i += size_t(gridDim.x) * blockDim.x)
     out[i] = static_cast<Word>(fill_value(seed, i));
 }
 
@@ -87,9 +104,8 @@ void fill_device(Word* out, size_t n, uint64_t seed, cudaStream_t stream = nullp
 }
 
 /// The value a word filled by fill_device holds at index i.
-template <class Word>
-Word expected_fill(uint64_t seed, size_t i) {
+template <class Word> Word expected_fill(uint64_t seed, size_t i) {
   return static_cast<Word>(fill_value(seed, i));
 }
 
-}  // namespace apod
+} // namespace apod

@@ -74,12 +74,18 @@ std::optional<int> pcie_max_payload_from_config(const std::vector<uint8_t>& conf
 
 int pcie_generation_from_speed(const std::string& speed) {
   const double gt = std::atof(speed.c_str());
-  if (gt >= 63) return 6;
-  if (gt >= 31) return 5;
-  if (gt >= 15) return 4;
-  if (gt >= 7.9) return 3;
-  if (gt >= 4.9) return 2;
-  if (gt >= 2.4) return 1;
+  if (gt >= 63)
+    return 6;
+  if (gt >= 31)
+    return 5;
+  if (gt >= 15)
+    return 4;
+  if (gt >= 7.9)
+    return 3;
+  if (gt >= 4.9)
+    return 2;
+  if (gt >= 2.4)
+    return 1;
   return 0;
 }
 
@@ -167,4 +173,4 @@ DeviceInfo device_from_json(const json& j, const std::string& where) {
   return d;
 }
 
-}  // namespace apod
+} // namespace apod

@@ -14,7 +14,7 @@ namespace apod {
 struct DeviceInfo {
   int ordinal = 0;
   std::string name;
-  std::string uuid;              ///< "GPU-xxxxxxxx-..." as nvidia-smi prints it
+  std::string uuid; ///< "GPU-xxxxxxxx-..." as nvidia-smi prints it
   int cc_major = 0, cc_minor = 0;
   int sm_count = 0;
   double memory_clock_khz = 0;   ///< cudaDevAttrMemoryClockRate (peak memory clock)
@@ -24,12 +24,12 @@ struct DeviceInfo {
   int64_t shared_bytes_per_sm = 0; ///< cudaDevAttrMaxSharedMemoryPerMultiprocessor; 0 if unknown
   int64_t total_memory_bytes = 0;
   bool ecc_enabled = false;
-  int copy_engines = 0;          ///< cudaDevAttrAsyncEngineCount
-  int driver_version = 0;        ///< cudaDriverGetVersion, e.g. 13000
-  int runtime_version = 0;       ///< cudaRuntimeGetVersion
-  std::string pci_bus_id;        ///< "0000:xx:00.0"
-  int pcie_generation = 0;       ///< from sysfs max_link_speed; 0 if unknown
-  int pcie_width = 0;            ///< from sysfs max_link_width; 0 if unknown
+  int copy_engines = 0;    ///< cudaDevAttrAsyncEngineCount
+  int driver_version = 0;  ///< cudaDriverGetVersion, e.g. 13000
+  int runtime_version = 0; ///< cudaRuntimeGetVersion
+  std::string pci_bus_id;  ///< "0000:xx:00.0"
+  int pcie_generation = 0; ///< from sysfs max_link_speed; 0 if unknown
+  int pcie_width = 0;      ///< from sysfs max_link_width; 0 if unknown
   int pcie_current_generation = 0;
   int pcie_current_width = 0;
   /// The link's Max_Payload_Size in bytes (Device Control, from PCI config space); 0 if unknown.
@@ -94,4 +94,4 @@ int pcie_generation_from_speed(const std::string& speed);
 /// when the list cannot be followed (without root, sysfs gives only the first 64 bytes).
 std::optional<int> pcie_max_payload_from_config(const std::vector<uint8_t>& config);
 
-}  // namespace apod
+} // namespace apod

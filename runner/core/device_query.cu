@@ -46,7 +46,8 @@ std::string format_uuid(const cudaUUID_t& u) {
   const auto* b = reinterpret_cast<const unsigned char*>(u.bytes);
   std::string s = "GPU-";
   for (int i = 0; i < 16; ++i) {
-    if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+    if (i == 4 || i == 6 || i == 8 || i == 10)
+      s += '-';
     char hex[3];
     std::snprintf(hex, sizeof hex, "%02x", b[i]);
     s += hex;
@@ -54,12 +55,12 @@ std::string format_uuid(const cudaUUID_t& u) {
   return s;
 }
 
-}  // namespace
+} // namespace
 
 int device_count() {
   int n = 0;
   if (cudaGetDeviceCount(&n) != cudaSuccess) {
-    cudaGetLastError();  // clear the sticky "no device" error
+    cudaGetLastError(); // clear the sticky "no device" error
     return 0;
   }
   return n;
@@ -71,11 +72,13 @@ DeviceInfo query_device(int ordinal) {
   if (err != cudaSuccess || count == 0) {
     cudaGetLastError();
     throw NoDevice(std::string("no CUDA-capable device was found (") +
-                   (err == cudaSuccess ? "the driver lists no GPU" : cudaGetErrorString(err)) + ")");
+                   (err == cudaSuccess ? "the driver lists no GPU" : cudaGetErrorString(err)) +
+                   ")");
   }
   if (ordinal < 0 || ordinal >= count)
-    throw InputError("--device " + std::to_string(ordinal) + " does not exist: " + std::to_string(count) +
-                     " CUDA device(s) visible (0.." + std::to_string(count - 1) + ")");
+    throw InputError("--device " + std::to_string(ordinal) +
+                     " does not exist: " + std::to_string(count) + " CUDA device(s) visible (0.." +
+                     std::to_string(count - 1) + ")");
   cudaDeviceProp prop{};
   APOD_CUDA(cudaGetDeviceProperties(&prop, ordinal));
 
@@ -103,7 +106,8 @@ DeviceInfo query_device(int ordinal) {
   // idle to save power, so the theoretical limit uses the maximum.
   d.pcie_generation = pcie_generation_from_speed(read_sysfs(d.pci_bus_id, "max_link_speed"));
   d.pcie_width = std::atoi(read_sysfs(d.pci_bus_id, "max_link_width").c_str());
-  d.pcie_current_generation = pcie_generation_from_speed(read_sysfs(d.pci_bus_id, "current_link_speed"));
+  d.pcie_current_generation =
+      pcie_generation_from_speed(read_sysfs(d.pci_bus_id, "current_link_speed"));
   d.pcie_current_width = std::atoi(read_sysfs(d.pci_bus_id, "current_link_width").c_str());
   // The payload size the OS programmed (the link partners agree on it), for the protocol limit.
   if (const auto mps = pcie_max_payload_from_config(read_config_space(d.pci_bus_id))) {
@@ -115,12 +119,14 @@ DeviceInfo query_device(int ordinal) {
   return d;
 }
 
-}  // namespace apod
+} // namespace apod
 
 namespace apod {
 namespace {
-__global__ void probe_kernel(int* out) { *out = 0x5eed; }
-}  // namespace
+__global__ void probe_kernel(int* out) {
+  *out = 0x5eed;
+}
+} // namespace
 
 bool reset_device_after_failure(int ordinal) {
   // Drops this process's context on the device (not a GPU reset): a sticky error such as an
@@ -137,10 +143,12 @@ bool reset_device_after_failure(int ordinal) {
   bool ok = cudaSetDevice(ordinal) == cudaSuccess && cudaMalloc(&probe, sizeof(int)) == cudaSuccess;
   if (ok) {
     probe_kernel<<<1, 1>>>(probe);
-    ok = cudaGetLastError() == cudaSuccess && cudaMemcpy(&seen, probe, sizeof seen, cudaMemcpyDeviceToHost) == cudaSuccess &&
+    ok = cudaGetLastError() == cudaSuccess &&
+         cudaMemcpy(&seen, probe, sizeof seen, cudaMemcpyDeviceToHost) == cudaSuccess &&
          seen == 0x5eed;
   }
-  if (probe) cudaFree(probe);
+  if (probe)
+    cudaFree(probe);
   return ok && cudaDeviceSynchronize() == cudaSuccess;
 }
-}  // namespace apod
+} // namespace apod

@@ -5,8 +5,7 @@ namespace apod {
 namespace {
 
 // Sets j[key] where the setting is known.
-template <class T>
-void put(json& j, const char* key, const std::optional<T>& value) {
+template <class T> void put(json& j, const char* key, const std::optional<T>& value) {
   if (value)
     j[key] = *value;
 }
@@ -65,7 +64,8 @@ json plan_fields(const std::vector<PlannedExperiment>& plan) {
 std::vector<PlannedExperiment> plan_from_json(const json& j) {
   std::vector<PlannedExperiment> plan;
   for (const json& step : j)
-    plan.push_back({field<std::string>(step, "name").value_or(""), field<int64_t>(step, "version")});
+    plan.push_back(
+        {field<std::string>(step, "name").value_or(""), field<int64_t>(step, "version")});
   return plan;
 }
 

@@ -10,12 +10,12 @@ namespace apod {
 /// Process exit codes. Stable: CI jobs branch on them.
 enum ExitCode : int {
   exit_ok = 0,
-  exit_regression = 1,      ///< `apod compare` found a regression
-  exit_usage = 2,           ///< bad command line, bad input file or database, unwritable path
-  exit_no_device = 3,       ///< no CUDA-capable device, or the driver failed
-  exit_partial = 4,         ///< the run finished but at least one experiment or point failed
-  exit_internal = 5,        ///< an unexpected error inside apod (a bug): please report it
-  exit_resources = 6,       ///< the machine ran out of memory or another resource
+  exit_regression = 1, ///< `apod compare` found a regression
+  exit_usage = 2,      ///< bad command line, bad input file or database, unwritable path
+  exit_no_device = 3,  ///< no CUDA-capable device, or the driver failed
+  exit_partial = 4,    ///< the run finished but at least one experiment or point failed
+  exit_internal = 5,   ///< an unexpected error inside apod (a bug): please report it
+  exit_resources = 6,  ///< the machine ran out of memory or another resource
 };
 
 /// The exit code and the one-line message for an exception that reached main(): InputError 2,
@@ -24,7 +24,7 @@ enum ExitCode : int {
 /// a missing GPU). Defined in errors.cpp; main.cpp and its test use it.
 struct ExitReport {
   int code;
-  std::string message;  ///< without the "apod: error: " prefix
+  std::string message; ///< without the "apod: error: " prefix
 };
 ExitReport exit_report(const std::exception& e);
 
@@ -61,4 +61,4 @@ struct CudaError : std::runtime_error {
   int code;
 };
 
-}  // namespace apod
+} // namespace apod

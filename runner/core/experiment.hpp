@@ -18,7 +18,7 @@ namespace apod {
 
 /// Checks the conditions a sample was taken under (run/clock_monitor.cpp implements it with NVML).
 class SampleMonitor {
- public:
+public:
   virtual ~SampleMonitor() = default;
   /// Flags for the sample just taken: 0 if it may be used, else sample_flag bits (vocabulary.hpp):
   /// low_clock, throttled, monitor_failed.
@@ -31,13 +31,13 @@ class SampleMonitor {
 /// How each point is sampled (runner/sampling.cpp applies the rules). Experiments pass it on to
 /// the timing core; the command line sets it.
 struct SamplingPolicy {
-  int warmup = 3;                 ///< untimed launches before the first sample
-  int min_samples = 10;           ///< timed samples per point, at least
-  int max_samples = 1000;         ///< hard cap on samples per point
-  double target_ci_rel = 0.005;   ///< stop once the median's 95% CI half-width <= this x median
-  double max_point_s = 1.0;       ///< stop after this much wall time on one point (flagged noisy)
-  bool flush_l2 = true;           ///< overwrite the L2 cache before every sample
-  SampleMonitor* monitor = nullptr;  ///< clock and throttle checks; null: none
+  int warmup = 3;                   ///< untimed launches before the first sample
+  int min_samples = 10;             ///< timed samples per point, at least
+  int max_samples = 1000;           ///< hard cap on samples per point
+  double target_ci_rel = 0.005;     ///< stop once the median's 95% CI half-width <= this x median
+  double max_point_s = 1.0;         ///< stop after this much wall time on one point (flagged noisy)
+  bool flush_l2 = true;             ///< overwrite the L2 cache before every sample
+  SampleMonitor* monitor = nullptr; ///< clock and throttle checks; null: none
 
   /// The monitor's flags for the sample just taken (0 without a monitor).
   uint8_t check_sample() const { return monitor ? monitor->check() : 0; }
@@ -55,13 +55,13 @@ struct SamplingPolicy {
 /// What `apod run` asked for.
 struct RunOptions {
   int device = 0;
-  bool quick = false;      ///< reduced sizes: the gpu test suite and smoke runs
+  bool quick = false; ///< reduced sizes: the gpu test suite and smoke runs
   SamplingPolicy sampling;
 };
 
 /// Receives an experiment's measurements as they are made.
 class Recorder {
- public:
+public:
   virtual ~Recorder() = default;
   virtual void record(Measurement m) = 0;
 };
@@ -71,7 +71,7 @@ struct ExperimentContext {
   const DeviceInfo& device;
   const RunOptions& options;
   Recorder& recorder;
-  std::string experiment;  ///< the name under which measurements are filed
+  std::string experiment; ///< the name under which measurements are filed
   /// What the run has measured before this experiment (every earlier experiment's points, in
   /// the order recorded): an experiment may set its model from the same run's figures, e.g.
   /// littles_law from memory_latency's DRAM latency and peak_copy's achievable peak. Empty when
@@ -113,12 +113,12 @@ const ExperimentInfo* find_experiment(const std::string& name);
 /// Registers the run function of the declared experiment `name` (APOD_EXPERIMENT).
 bool register_run(const std::string& name, std::function<void(ExperimentContext&)> run);
 
-}  // namespace apod
+} // namespace apod
 
 #define APOD_CONCAT_INNER(a, b) a##b
 #define APOD_CONCAT(a, b) APOD_CONCAT_INNER(a, b)
 /// Registers an experiment's run function at static-initialisation time:
 /// APOD_EXPERIMENT(name, run); its declaration (APOD_DECLARE) carries everything else.
-#define APOD_EXPERIMENT(name, run) \
-  [[maybe_unused]] static const bool APOD_CONCAT(apod_registered_, __LINE__) = \
+#define APOD_EXPERIMENT(name, run)                                                                 \
+  [[maybe_unused]] static const bool APOD_CONCAT(apod_registered_, __LINE__) =                     \
       ::apod::register_run(name, run)

@@ -7,11 +7,15 @@
 
 namespace apod {
 
-const char* to_string(Direction d) { return d == Direction::higher ? "higher" : "lower"; }
+const char* to_string(Direction d) {
+  return d == Direction::higher ? "higher" : "lower";
+}
 
 Direction direction_from_string(const std::string& s) {
-  if (s == "higher") return Direction::higher;
-  if (s == "lower") return Direction::lower;
+  if (s == "higher")
+    return Direction::higher;
+  if (s == "lower")
+    return Direction::lower;
   throw std::invalid_argument("direction must be 'higher' or 'lower', not '" + s + "'");
 }
 
@@ -30,24 +34,31 @@ size_t median_ci_rank(size_t n) {
   double cdf = 0;
   size_t j = 0;
   for (size_t k = 0; k < n; ++k) {
-    cdf += std::exp(std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0) - n * std::log(2.0));
-    if (cdf > 0.025) break;
+    cdf += std::exp(std::lgamma(n + 1.0) - std::lgamma(k + 1.0) - std::lgamma(n - k + 1.0) -
+                    n * std::log(2.0));
+    if (cdf > 0.025)
+      break;
     j = k + 1;
   }
   return j;
 }
 
-}  // namespace
+} // namespace
 
-std::vector<double> used_values(const std::vector<double>& values, const std::vector<uint8_t>& excluded) {
-  if (excluded.empty()) return values;
+std::vector<double> used_values(const std::vector<double>& values,
+                                const std::vector<uint8_t>& excluded) {
+  if (excluded.empty())
+    return values;
   std::vector<double> used;
   for (size_t i = 0; i < values.size(); ++i)
-    if (i >= excluded.size() || excluded[i] == 0) used.push_back(values[i]);
+    if (i >= excluded.size() || excluded[i] == 0)
+      used.push_back(values[i]);
   return used;
 }
 
-std::vector<double> Measurement::used_samples() const { return used_values(samples, excluded); }
+std::vector<double> Measurement::used_samples() const {
+  return used_values(samples, excluded);
+}
 
 SampleCounts sample_counts(const Measurement& m) {
   SampleCounts counts;
@@ -57,25 +68,33 @@ SampleCounts sample_counts(const Measurement& m) {
 }
 
 std::string SampleCounts::text() const {
-  if (excluded == 0) return std::to_string(used) + " samples";
+  if (excluded == 0)
+    return std::to_string(used) + " samples";
   return std::to_string(used) + " samples used, " + std::to_string(excluded) + " excluded";
 }
 
 PointStatus point_status(const Measurement& m) {
-  if (!m.error.empty()) return {PointState::failed, m.error};
-  if (!m.verified) return {PointState::failed, reason_not_verified};
-  if (m.samples.empty()) return {PointState::failed, reason_no_samples};
+  if (!m.error.empty())
+    return {PointState::failed, m.error};
+  if (!m.verified)
+    return {PointState::failed, reason_not_verified};
+  if (m.samples.empty())
+    return {PointState::failed, reason_no_samples};
   for (size_t i = 0; i < m.samples.size(); ++i)
-    if (i >= m.excluded.size() || m.excluded[i] == 0) return {PointState::ok, ""};
+    if (i >= m.excluded.size() || m.excluded[i] == 0)
+      return {PointState::ok, ""};
   return {PointState::excluded, reason_all_excluded};
 }
 
-bool Measurement::ok() const { return point_status(*this).ok(); }
+bool Measurement::ok() const {
+  return point_status(*this).ok();
+}
 
 Summary summarize(const std::vector<double>& values) {
   Summary s;
   s.n = static_cast<int>(values.size());
-  if (values.empty()) return s;
+  if (values.empty())
+    return s;
   std::vector<double> sorted = values;
   std::sort(sorted.begin(), sorted.end());
   const size_t mid = sorted.size() / 2;
@@ -85,7 +104,8 @@ Summary summarize(const std::vector<double>& values) {
   s.mean = std::accumulate(sorted.begin(), sorted.end(), 0.0) / s.n;
   if (s.n > 1) {
     double ss = 0;
-    for (double v : sorted) ss += (v - s.mean) * (v - s.mean);
+    for (double v : sorted)
+      ss += (v - s.mean) * (v - s.mean);
     s.stddev = std::sqrt(ss / (s.n - 1));
   }
   s.rsd = s.mean != 0 ? s.stddev / std::abs(s.mean) : 0;
@@ -98,4 +118,4 @@ Summary summarize(const std::vector<double>& values) {
   return s;
 }
 
-}  // namespace apod
+} // namespace apod

@@ -26,10 +26,12 @@ Direction direction_from_string(const std::string& s);
 struct Summary {
   int n = 0;
   double median = 0, min = 0, max = 0, mean = 0, stddev = 0;
-  double rsd = 0;                   ///< relative standard deviation, stddev / mean
-  double q1 = 0, q3 = 0, iqr = 0;   ///< quartiles (linear interpolation) and q3 - q1
-  double ci_low = 0, ci_high = 0;   ///< 95% confidence interval of the median
-  double ci_half_width_rel() const { return median != 0 ? (ci_high - ci_low) / 2 / std::abs(median) : 0; }
+  double rsd = 0;                 ///< relative standard deviation, stddev / mean
+  double q1 = 0, q3 = 0, iqr = 0; ///< quartiles (linear interpolation) and q3 - q1
+  double ci_low = 0, ci_high = 0; ///< 95% confidence interval of the median
+  double ci_half_width_rel() const {
+    return median != 0 ? (ci_high - ci_low) / 2 / std::abs(median) : 0;
+  }
 };
 
 /// Statistics of `values`. The median's confidence interval is distribution-free: the order
@@ -38,30 +40,31 @@ struct Summary {
 Summary summarize(const std::vector<double>& values);
 
 /// The values whose flag in `excluded` is 0 (a value past the end of `excluded` counts as used).
-std::vector<double> used_values(const std::vector<double>& values, const std::vector<uint8_t>& excluded);
+std::vector<double> used_values(const std::vector<double>& values,
+                                const std::vector<uint8_t>& excluded);
 
 /// Why a point stopped taking samples.
-inline constexpr const char* stop_converged = "converged";   ///< CI half-width within target
-inline constexpr const char* stop_time_cap = "time_cap";     ///< per-point time cap reached
+inline constexpr const char* stop_converged = "converged"; ///< CI half-width within target
+inline constexpr const char* stop_time_cap = "time_cap";   ///< per-point time cap reached
 inline constexpr const char* stop_max_samples = "max_samples";
-inline constexpr const char* stop_fixed = "fixed";           ///< a fixed count, no adaptive rule
+inline constexpr const char* stop_fixed = "fixed"; ///< a fixed count, no adaptive rule
 
 struct Measurement {
   std::string experiment;
-  json params = json::object();    ///< the point's axes, e.g. {"word_bytes":4,"offset":3}
-  std::string metric;              ///< e.g. "effective_bandwidth"
-  std::string unit;                ///< e.g. "GB/s"
+  json params = json::object(); ///< the point's axes, e.g. {"word_bytes":4,"offset":3}
+  std::string metric;           ///< e.g. "effective_bandwidth"
+  std::string unit;             ///< e.g. "GB/s"
   Direction direction = Direction::higher;
-  std::vector<double> samples;     ///< every timed sample, in `unit`
-  bool verified = false;           ///< output matched the host's answer
-  std::string error;               ///< non-empty: the point failed and carries no figure
-  json extra = json::object();     ///< experiment-specific facts (bytes moved, launch shape)
+  std::vector<double> samples; ///< every timed sample, in `unit`
+  bool verified = false;       ///< output matched the host's answer
+  std::string error;           ///< non-empty: the point failed and carries no figure
+  json extra = json::object(); ///< experiment-specific facts (bytes moved, launch shape)
   /// Per sample: 0 = used, else why it is left out of the statistics, sample_flag bits
   /// (vocabulary.hpp): 1 SM clock under the threshold, 2 a throttle reason was active, 4 the
   /// clock monitor did not answer. Empty means every sample is used.
   std::vector<uint8_t> excluded;
   std::string stop_reason = stop_fixed;
-  bool noisy = false;              ///< never reached the confidence target
+  bool noisy = false; ///< never reached the confidence target
   /// Hash of GPU model, driver branch, experiment version and the point's PointKey: results
   /// with equal keys may be compared (set by the runner; core/point_key.hpp).
   std::string comparability_key;
@@ -95,7 +98,7 @@ enum class PointState { ok, failed, excluded };
 
 struct PointStatus {
   PointState state = PointState::ok;
-  std::string reason;  ///< the one failure text; empty when ok
+  std::string reason; ///< the one failure text; empty when ok
   bool ok() const { return state == PointState::ok; }
   /// The stored status word: "ok", or "failed" for a failed or excluded point.
   const char* word() const { return ok() ? "ok" : "failed"; }
@@ -112,4 +115,4 @@ inline constexpr const char* reason_all_excluded =
 /// flagged, in that order.
 PointStatus point_status(const Measurement& m);
 
-}  // namespace apod
+} // namespace apod

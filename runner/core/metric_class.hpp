@@ -17,9 +17,9 @@ enum class MetricClass {
   derived,       ///< figures computed from others: models, fractions, ratios, fits (never gate)
 };
 
-inline constexpr MetricClass metric_classes[] = {
-    MetricClass::device_memory, MetricClass::on_chip,    MetricClass::host_link,
-    MetricClass::gpu_link,      MetricClass::host_phase, MetricClass::derived};
+inline constexpr MetricClass metric_classes[] = {MetricClass::device_memory, MetricClass::on_chip,
+                                                 MetricClass::host_link,     MetricClass::gpu_link,
+                                                 MetricClass::host_phase,    MetricClass::derived};
 
 /// "device_memory", "on_chip", "host_link", "gpu_link", "host_phase", "derived" (json, store).
 const char* class_name(MetricClass c);

@@ -44,8 +44,8 @@ std::string comparability_key(const std::string& gpu_model, const std::string& d
   // The layout of the hashed text is fixed by the keys stored in data/runs (tests/unit/
   // test_point_key.cpp recomputes some): "apod-ck-1" names it, should it ever have to change.
   const std::string canonical = "apod-ck-1|" + gpu_model + "|" + driver_branch + "|" +
-                                point.experiment + "|" + std::to_string(experiment_version) +
-                                "|" + point.params + "|" + point.metric;
+                                point.experiment + "|" + std::to_string(experiment_version) + "|" +
+                                point.params + "|" + point.metric;
   uint64_t h = 0xcbf29ce484222325ull;
   for (unsigned char c : canonical) {
     h ^= c;

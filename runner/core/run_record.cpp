@@ -42,45 +42,56 @@ bool is(const json& v, Kind kind) {
 }
 
 const char* words(Kind kind) {
-  constexpr const char* names[] = {"string", "object", "array", "boolean", "integer", "finite number"};
+  constexpr const char* names[] = {"string",  "object",  "array",
+                                   "boolean", "integer", "finite number"};
   return names[static_cast<int>(kind)];
 }
 
 const json& required(const json& obj, const char* key, Kind kind, const std::string& where) {
-  if (!obj.contains(key)) bad(where, fmt::format("missing \"{}\"", key));
+  if (!obj.contains(key))
+    bad(where, fmt::format("missing \"{}\"", key));
   const json& v = obj[key];
-  if (!is(v, kind)) bad(where + "." + key, fmt::format("expected {}, found {}", words(kind), v.type_name()));
+  if (!is(v, kind))
+    bad(where + "." + key, fmt::format("expected {}, found {}", words(kind), v.type_name()));
   return v;
 }
 
 /// The member if present and of `kind`; nullptr if absent or null (when `nullable`).
-const json* optional(const json& obj, const char* key, Kind kind, const std::string& where, bool nullable = true) {
-  if (!obj.contains(key) || (nullable && obj[key].is_null())) return nullptr;
+const json* optional(const json& obj, const char* key, Kind kind, const std::string& where,
+                     bool nullable = true) {
+  if (!obj.contains(key) || (nullable && obj[key].is_null()))
+    return nullptr;
   if (!is(obj[key], kind))
     bad(where + "." + key, fmt::format("expected {}{}", words(kind), nullable ? " or null" : ""));
   return &obj[key];
 }
 
-std::string optional_text(const json& obj, const char* key, const std::string& where, const std::string& fallback = "") {
+std::string optional_text(const json& obj, const char* key, const std::string& where,
+                          const std::string& fallback = "") {
   const json* v = optional(obj, key, Kind::string, where);
   return v ? v->get<std::string>() : fallback;
 }
 
-template <size_t N>
-bool one_of(const std::string& value, const char* const (&allowed)[N]) {
-  return std::any_of(std::begin(allowed), std::end(allowed), [&](const char* a) { return value == a; });
+template <size_t N> bool one_of(const std::string& value, const char* const (&allowed)[N]) {
+  return std::any_of(std::begin(allowed), std::end(allowed),
+                     [&](const char* a) { return value == a; });
 }
 
 bool valid_run_id(const std::string& id) {
-  return !id.empty() && id.size() <= 64 && id.find_first_not_of("0123456789abcdef") == std::string::npos;
+  return !id.empty() && id.size() <= 64 &&
+         id.find_first_not_of("0123456789abcdef") == std::string::npos;
 }
 
-json text_or_null(const std::string& s) { return s.empty() ? json(nullptr) : json(s); }
+json text_or_null(const std::string& s) {
+  return s.empty() ? json(nullptr) : json(s);
+}
 
-constexpr const char* stop_reasons[] = {stop_converged, stop_time_cap, stop_max_samples, stop_fixed};
-constexpr const char* statistics[] = {"median", "min", "max", "mean", "stddev", "rsd", "q1", "q3", "iqr", "ci_low", "ci_high"};
+constexpr const char* stop_reasons[] = {stop_converged, stop_time_cap, stop_max_samples,
+                                        stop_fixed};
+constexpr const char* statistics[] = {"median", "min", "max", "mean",   "stddev", "rsd",
+                                      "q1",     "q3",  "iqr", "ci_low", "ci_high"};
 
-}  // namespace
+} // namespace
 
 json to_json(const Measurement& m) {
   const std::vector<double> used = m.used_samples();
@@ -88,7 +99,8 @@ json to_json(const Measurement& m) {
   const auto stat = [&](double v) { return s.n ? json(v) : json(nullptr); };
   const PointStatus status = point_status(m);
   json excluded = json::array();
-  for (size_t i = 0; i < m.samples.size(); ++i) excluded.push_back(i < m.excluded.size() ? int(m.excluded[i]) : 0);
+  for (size_t i = 0; i < m.samples.size(); ++i)
+    excluded.push_back(i < m.excluded.size() ? int(m.excluded[i]) : 0);
   return {{"experiment", m.experiment},
           {"params", m.params},
           {"metric", m.metric},
@@ -120,7 +132,8 @@ json to_json(const Measurement& m) {
 }
 
 Measurement measurement_from_json(const json& j, const std::string& where) {
-  if (!j.is_object()) bad(where, "expected an object");
+  if (!j.is_object())
+    bad(where, "expected an object");
   Measurement m;
   m.experiment = required(j, "experiment", Kind::string, where).get<std::string>();
   m.params = required(j, "params", Kind::object, where);
@@ -129,31 +142,41 @@ Measurement measurement_from_json(const json& j, const std::string& where) {
   const json& samples = required(j, "samples", Kind::array, where);
   m.samples.reserve(samples.size());
   for (size_t i = 0; i < samples.size(); ++i) {
-    if (!is(samples[i], Kind::number)) bad(fmt::format("{}.samples[{}]", where, i), "not a finite number");
+    if (!is(samples[i], Kind::number))
+      bad(fmt::format("{}.samples[{}]", where, i), "not a finite number");
     m.samples.push_back(samples[i].get<double>());
   }
-  for (const char* key : statistics) optional(j, key, Kind::number, where);
+  for (const char* key : statistics)
+    optional(j, key, Kind::number, where);
   if (const json* ex = optional(j, "sample_excluded", Kind::array, where, false)) {
-    if (ex->size() != samples.size()) bad(where + ".sample_excluded", "length differs from samples");
+    if (ex->size() != samples.size())
+      bad(where + ".sample_excluded", "length differs from samples");
     for (const json& e : *ex) {
       if (!e.is_number_integer() || e.get<int64_t>() < 0 || e.get<int64_t>() > 255)
         bad(where + ".sample_excluded", "expected integers 0..255");
       m.excluded.push_back(static_cast<uint8_t>(e.get<int64_t>()));
     }
   }
-  if (const json* n = optional(j, "n", Kind::integer, where, false); n && n->get<int64_t>() != int64_t(samples.size()))
+  if (const json* n = optional(j, "n", Kind::integer, where, false);
+      n && n->get<int64_t>() != int64_t(samples.size()))
     bad(where + ".n", "does not equal the number of samples");
   const std::string direction = optional_text(j, "direction", where, "higher");
-  if (direction != "higher" && direction != "lower") bad(where + ".direction", "unexpected value " + j["direction"].dump());
+  if (direction != "higher" && direction != "lower")
+    bad(where + ".direction", "unexpected value " + j["direction"].dump());
   m.direction = direction_from_string(direction);
   m.stop_reason = optional_text(j, "stop_reason", where, stop_fixed);
-  if (!one_of(m.stop_reason, stop_reasons)) bad(where + ".stop_reason", "unexpected value " + j["stop_reason"].dump());
-  if (const json* noisy = optional(j, "noisy", Kind::boolean, where, false)) m.noisy = noisy->get<bool>();
+  if (!one_of(m.stop_reason, stop_reasons))
+    bad(where + ".stop_reason", "unexpected value " + j["stop_reason"].dump());
+  if (const json* noisy = optional(j, "noisy", Kind::boolean, where, false))
+    m.noisy = noisy->get<bool>();
   m.comparability_key = optional_text(j, "comparability_key", where);
-  if (const json* verified = optional(j, "verified", Kind::boolean, where, false)) m.verified = verified->get<bool>();
+  if (const json* verified = optional(j, "verified", Kind::boolean, where, false))
+    m.verified = verified->get<bool>();
   const std::string status = optional_text(j, "status", where, "ok");
-  if (status != "ok" && status != "failed") bad(where + ".status", "unexpected value " + j["status"].dump());
-  if (const json* extra = optional(j, "extra", Kind::object, where, false)) m.extra = *extra;
+  if (status != "ok" && status != "failed")
+    bad(where + ".status", "unexpected value " + j["status"].dump());
+  if (const json* extra = optional(j, "extra", Kind::object, where, false))
+    m.extra = *extra;
   // The class the runner stored from the experiment's declaration; a document of an apod older
   // than the catalog has none, and the point takes the class its experiment declares now.
   const std::string metric_class = optional_text(j, "class", where);
@@ -166,7 +189,8 @@ Measurement measurement_from_json(const json& j, const std::string& where) {
   }
   m.error = optional_text(j, "error", where);
   // A point stored as failed stays failed, with its reason, even if its flags would say ok.
-  if (m.error.empty() && status == "failed" && point_status(m).ok()) m.error = "failed (no reason recorded)";
+  if (m.error.empty() && status == "failed" && point_status(m).ok())
+    m.error = "failed (no reason recorded)";
   return m;
 }
 
@@ -183,7 +207,8 @@ json to_json(const RunRecord& r) {
   json experiments = json::array(), measurements = json::array();
   for (const ExperimentRecord& e : r.experiments) {
     experiments.push_back(to_json(e));
-    for (const Measurement& m : e.measurements) measurements.push_back(to_json(m));
+    for (const Measurement& m : e.measurements)
+      measurements.push_back(to_json(m));
   }
   return {{"id", r.id},
           {"label", r.label},
@@ -200,44 +225,53 @@ json to_json(const RunRecord& r) {
 
 namespace {
 
-ExperimentRecord experiment_from_json(const json& j, const std::string& where, const std::string& run_started) {
-  if (!j.is_object()) bad(where, "expected an object");
+ExperimentRecord experiment_from_json(const json& j, const std::string& where,
+                                      const std::string& run_started) {
+  if (!j.is_object())
+    bad(where, "expected an object");
   ExperimentRecord e;
   e.name = required(j, "name", Kind::string, where).get<std::string>();
   if (const json* v = optional(j, "version", Kind::integer, where, false)) {
-    if (v->get<int64_t>() < 0 || v->get<int64_t>() > 1000000) bad(where + ".version", "expected an integer 0..1000000");
+    if (v->get<int64_t>() < 0 || v->get<int64_t>() > 1000000)
+      bad(where + ".version", "expected an integer 0..1000000");
     e.version = static_cast<int>(v->get<int64_t>());
   }
   e.status = optional_text(j, "status", where, "complete");
   e.error = optional_text(j, "error", where);
   e.started_at = optional_text(j, "started_at", where, run_started);
-  if (const json* w = optional(j, "wall_s", Kind::number, where)) e.wall_s = w->get<double>();
+  if (const json* w = optional(j, "wall_s", Kind::number, where))
+    e.wall_s = w->get<double>();
   return e;
 }
 
-}  // namespace
+} // namespace
 
 RunRecord run_from_json(const json& j, const std::string& where) {
-  if (!j.is_object()) bad(where, "expected an object");
+  if (!j.is_object())
+    bad(where, "expected an object");
   RunRecord r;
   r.id = required(j, "id", Kind::string, where).get<std::string>();
-  if (!valid_run_id(r.id)) bad(where + ".id", "expected 1 to 64 lowercase hex digits");
+  if (!valid_run_id(r.id))
+    bad(where + ".id", "expected 1 to 64 lowercase hex digits");
   r.started_at = required(j, "started_at", Kind::string, where).get<std::string>();
-  if (!j.contains("status")) bad(where, "missing \"status\"");
+  if (!j.contains("status"))
+    bad(where, "missing \"status\"");
   r.status = required(j, "status", Kind::string, where).get<std::string>();
   r.label = optional_text(j, "label", where);
   r.apod_version = optional_text(j, "apod_version", where, "unknown");
-  if (const json* f = optional(j, "finished_at", Kind::string, where)) r.finished_at = f->get<std::string>();
+  if (const json* f = optional(j, "finished_at", Kind::string, where))
+    r.finished_at = f->get<std::string>();
   // A run without an environment (hand-made documents) is written back with an empty one.
   const json* env = optional(j, "environment", Kind::object, where, false);
   r.environment = environment_from_json(env ? *env : json::object());
   r.device = device_from_json(required(j, "device", Kind::object, where), where + ".device");
-  std::map<std::string, size_t> index;  // experiment name -> position in r.experiments
+  std::map<std::string, size_t> index; // experiment name -> position in r.experiments
   if (const json* exps = optional(j, "experiments", Kind::array, where, false))
     for (size_t i = 0; i < exps->size(); ++i) {
       const std::string w = fmt::format("{}.experiments[{}]", where, i);
       ExperimentRecord e = experiment_from_json((*exps)[i], w, r.started_at);
-      if (!index.emplace(e.name, r.experiments.size()).second) bad(w + ".name", "the run lists this experiment twice");
+      if (!index.emplace(e.name, r.experiments.size()).second)
+        bad(w + ".name", "the run lists this experiment twice");
       r.experiments.push_back(std::move(e));
     }
   const json& ms = required(j, "measurements", Kind::array, where);
@@ -245,44 +279,56 @@ RunRecord run_from_json(const json& j, const std::string& where) {
     Measurement m = measurement_from_json(ms[i], fmt::format("{}.measurements[{}]", where, i));
     // A measurement of an experiment the run does not list: the experiment is added as complete.
     auto [it, added] = index.emplace(m.experiment, r.experiments.size());
-    if (added) r.experiments.push_back({m.experiment, 1, "complete", "", r.started_at, std::nullopt, {}});
+    if (added)
+      r.experiments.push_back({m.experiment, 1, "complete", "", r.started_at, std::nullopt, {}});
     r.experiments[it->second].measurements.push_back(std::move(m));
   }
   if (const json* tel = optional(j, "telemetry", Kind::array, where, false))
     for (size_t i = 0; i < tel->size(); ++i)
-      r.telemetry.push_back(telemetry_from_json((*tel)[i], fmt::format("{}.telemetry[{}]", where, i)));
+      r.telemetry.push_back(
+          telemetry_from_json((*tel)[i], fmt::format("{}.telemetry[{}]", where, i)));
   validate(r, where);
   return r;
 }
 
 void validate(const RunRecord& r, const std::string& where) {
-  if (!valid_run_id(r.id)) bad(where + ".id", "expected 1 to 64 lowercase hex digits");
-  if (!one_of(r.status, run_statuses)) bad(where + ".status", "unexpected value " + json(r.status).dump());
+  if (!valid_run_id(r.id))
+    bad(where + ".id", "expected 1 to 64 lowercase hex digits");
+  if (!one_of(r.status, run_statuses))
+    bad(where + ".status", "unexpected value " + json(r.status).dump());
   std::set<std::string> names;
   for (size_t i = 0; i < r.experiments.size(); ++i) {
     const ExperimentRecord& e = r.experiments[i];
     const std::string w = fmt::format("{}.experiments[{}]", where, i);
-    if (!names.insert(e.name).second) bad(w + ".name", "the run lists this experiment twice");
-    if (!one_of(e.status, experiment_statuses)) bad(w + ".status", "unexpected value " + json(e.status).dump());
-    if (e.wall_s && !std::isfinite(*e.wall_s)) bad(w + ".wall_s", "expected a finite number or null");
+    if (!names.insert(e.name).second)
+      bad(w + ".name", "the run lists this experiment twice");
+    if (!one_of(e.status, experiment_statuses))
+      bad(w + ".status", "unexpected value " + json(e.status).dump());
+    if (e.wall_s && !std::isfinite(*e.wall_s))
+      bad(w + ".wall_s", "expected a finite number or null");
     for (const Measurement& m : e.measurements) {
-      if (m.experiment != e.name) bad(w, "holds a measurement of another experiment");
-      if (!m.params.is_object() || !m.extra.is_object()) bad(w, "a measurement's params or extra is not an object");
+      if (m.experiment != e.name)
+        bad(w, "holds a measurement of another experiment");
+      if (!m.params.is_object() || !m.extra.is_object())
+        bad(w, "a measurement's params or extra is not an object");
       if (!m.excluded.empty() && m.excluded.size() != m.samples.size())
         bad(w, "a measurement has not one exclusion flag per sample");
       for (double v : m.samples)
-        if (!std::isfinite(v)) bad(w, "a measurement holds a sample that is not a finite number");
-      if (!one_of(m.stop_reason, stop_reasons)) bad(w, "a measurement has an unknown stop_reason");
+        if (!std::isfinite(v))
+          bad(w, "a measurement holds a sample that is not a finite number");
+      if (!one_of(m.stop_reason, stop_reasons))
+        bad(w, "a measurement has an unknown stop_reason");
     }
   }
-  check_run_limits(r, where);  // the same bounds however the run came (limits.hpp)
+  check_run_limits(r, where); // the same bounds however the run came (limits.hpp)
 }
 
 std::vector<const Measurement*> RunRecord::measurements() const {
   std::vector<const Measurement*> all;
   for (const auto& e : experiments)
-    for (const auto& m : e.measurements) all.push_back(&m);
+    for (const auto& m : e.measurements)
+      all.push_back(&m);
   return all;
 }
 
-}  // namespace apod
+} // namespace apod

@@ -21,22 +21,23 @@ namespace apod {
 struct ExperimentRecord {
   std::string name;
   int version = 1;
-  std::string status = "complete";  ///< one of experiment_statuses
-  std::string error;                ///< why it failed, or why it was skipped
+  std::string status = "complete"; ///< one of experiment_statuses
+  std::string error;               ///< why it failed, or why it was skipped
   std::string started_at;
   std::optional<double> wall_s;
   std::vector<Measurement> measurements;
 };
 
 inline constexpr const char* experiment_statuses[] = {"complete", "failed", "skipped"};
-inline constexpr const char* run_statuses[] = {"running", "complete", "partial", "failed", "interrupted"};
+inline constexpr const char* run_statuses[] = {"running", "complete", "partial", "failed",
+                                               "interrupted"};
 
 struct RunRecord {
-  std::string id;  ///< 1 to 64 lowercase hex digits
+  std::string id; ///< 1 to 64 lowercase hex digits
   std::string label;
   std::string started_at;
   std::optional<std::string> finished_at;
-  std::string status = "running";  ///< one of run_statuses
+  std::string status = "running"; ///< one of run_statuses
   std::string apod_version = "unknown";
   Environment environment; ///< provenance: host, build, gpu_state, sampling, plan, writer, ...
   DeviceInfo device;       ///< the device's facts during this run
@@ -55,7 +56,7 @@ json to_json(const Measurement& m);
 /// are recomputed from the samples. Throws InputError naming the first offending field.
 Measurement measurement_from_json(const json& j, const std::string& where);
 
-json to_json(const ExperimentRecord& e);  ///< without its measurements (the run lists those)
+json to_json(const ExperimentRecord& e); ///< without its measurements (the run lists those)
 json to_json(const RunRecord& r);
 /// Reads and checks a run object of an apod-results document (validate() included).
 RunRecord run_from_json(const json& j, const std::string& where);
@@ -66,4 +67,4 @@ RunRecord run_from_json(const json& j, const std::string& where);
 /// device_from_json, telemetry_from_json). Throws InputError naming `where` and the field.
 void validate(const RunRecord& r, const std::string& where);
 
-}  // namespace apod
+} // namespace apod

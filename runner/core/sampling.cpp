@@ -20,7 +20,8 @@ void AdaptiveSampler::add(double ms, uint8_t flags, double sm_clock_mhz) {
   result_.ms.push_back(ms);
   result_.excluded.push_back(flags);
   result_.sm_clock_mhz.push_back(sm_clock_mhz);
-  if (flags == 0) used_.push_back(ms);
+  if (flags == 0)
+    used_.push_back(ms);
 }
 
 bool AdaptiveSampler::want_more() {
@@ -31,12 +32,14 @@ bool AdaptiveSampler::want_more() {
     result_.noisy = used < policy_.min_samples || over_ci_target(used_, policy_.target_ci_rel);
     return false;
   }
-  if (used < policy_.min_samples) return true;
+  if (used < policy_.min_samples)
+    return true;
   if (!over_ci_target(used_, policy_.target_ci_rel)) {
     result_.stop_reason = stop_converged;
     return false;
   }
-  const double elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  const double elapsed_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   if (elapsed_s >= policy_.max_point_s) {
     result_.stop_reason = stop_time_cap;
     result_.noisy = true;
@@ -53,4 +56,4 @@ std::optional<double> sm_clock_mhz_between(const ClockStamps& s) {
          static_cast<double>(s.stop_ns - s.start_ns);
 }
 
-}  // namespace apod
+} // namespace apod

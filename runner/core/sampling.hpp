@@ -20,7 +20,7 @@ namespace apod {
 /// The samples of one point: times in ms in the order taken, and how sampling ended.
 struct TimedSamples {
   std::vector<double> ms;
-  std::vector<uint8_t> excluded;   ///< per sample; 0 = used
+  std::vector<uint8_t> excluded; ///< per sample; 0 = used
   std::string stop_reason = stop_fixed;
   bool noisy = false;
   /// Per sample: the SM clock in MHz over its timed region, measured on the device; NaN where
@@ -45,7 +45,7 @@ bool over_ci_target(const std::vector<double>& used, double target_ci_rel);
 void finish_fixed(TimedSamples& t, const SamplingPolicy& policy);
 
 class AdaptiveSampler {
- public:
+public:
   explicit AdaptiveSampler(const SamplingPolicy& policy);
   /// Records one sample, the monitor's flags for it and the SM clock measured over it (NaN: none).
   void add(double ms, uint8_t excluded_flags = 0, double sm_clock_mhz = std::nan(""));
@@ -53,7 +53,7 @@ class AdaptiveSampler {
   bool want_more();
   TimedSamples finish() { return std::move(result_); }
 
- private:
+private:
   SamplingPolicy policy_;
   TimedSamples result_;
   std::vector<double> used_;
@@ -76,4 +76,4 @@ inline constexpr uint64_t min_clock_interval_ns = 20000;
 /// interval is under min_clock_interval_ns or the readings go backwards.
 std::optional<double> sm_clock_mhz_between(const ClockStamps& stamps);
 
-}  // namespace apod
+} // namespace apod

@@ -35,14 +35,14 @@ inline const Metric time_ms{.name = "time_ms",
                             .unit = "ms",
                             .direction = Direction::lower,
                             .metric_class = MetricClass::host_phase};
-}  // namespace metrics
+} // namespace metrics
 
 class Series {
- public:
+public:
   Series() = default;
   /// Values with their flags (`flags` empty: every value used; else as long as `values`).
-  Series(std::vector<double> values, std::vector<uint8_t> flags, std::string stop_reason = stop_fixed,
-         bool noisy = false);
+  Series(std::vector<double> values, std::vector<uint8_t> flags,
+         std::string stop_reason = stop_fixed, bool noisy = false);
   /// What the timing core measured, all of it: times in ms, flags, stop reason and noisiness,
   /// the SM clock over each sample, the sampling window and the CI target of the noisy rule.
   Series(const TimedSamples& timed);
@@ -75,10 +75,10 @@ class Series {
   }
 
   /// f applied to each value; flags, stop reason and noisiness kept.
-  template <class F>
-  Series map(F&& f) const {
+  template <class F> Series map(F&& f) const {
     Series out = *this;
-    for (double& v : out.values_) v = f(v);
+    for (double& v : out.values_)
+      v = f(v);
     return out;
   }
 
@@ -87,9 +87,9 @@ class Series {
   /// lower of the two; the window spans both. The result counts as fixed-count, noisy if either
   /// input is (make_measurement also applies the noisy rule to the derived values). Throws
   /// std::logic_error on unequal lengths.
-  template <class F>
-  static Series zip(const Series& a, const Series& b, F&& f) {
-    if (a.size() != b.size()) throw std::logic_error("Series::zip: the series differ in length");
+  template <class F> static Series zip(const Series& a, const Series& b, F&& f) {
+    if (a.size() != b.size())
+      throw std::logic_error("Series::zip: the series differ in length");
     Series out;
     for (size_t i = 0; i < a.size(); ++i)
       out.add(f(a.values_[i], b.values_[i]), a.flag(i) | b.flag(i),
@@ -102,25 +102,25 @@ class Series {
 
   /// The samples for which keep(value) is true, with their flags; the count left out is
   /// returned through `left_out` (e.g. pairs without a finite Amdahl limit).
-  template <class Keep>
-  Series where(Keep&& keep, size_t* left_out = nullptr) const {
+  template <class Keep> Series where(Keep&& keep, size_t* left_out = nullptr) const {
     Series out;
     out.stop_reason_ = stop_reason_, out.noisy_ = noisy_;
     out.window_ = window_, out.target_ci_rel_ = target_ci_rel_;
     for (size_t i = 0; i < size(); ++i)
       if (keep(values_[i]))
         out.add(values_[i], flag(i), clock(i));
-    if (left_out) *left_out = size() - out.size();
+    if (left_out)
+      *left_out = size() - out.size();
     return out;
   }
 
   uint8_t flag(size_t i) const { return i < flags_.size() ? flags_[i] : 0; }
 
- private:
-   /// The lower of two clocks, or the one that is known.
-   static double lower_clock(double a, double b) {
-     return std::isnan(a) ? b : std::isnan(b) ? a : std::min(a, b);
-   }
+private:
+  /// The lower of two clocks, or the one that is known.
+  static double lower_clock(double a, double b) {
+    return std::isnan(a) ? b : std::isnan(b) ? a : std::min(a, b);
+  }
 
   std::vector<double> values_;
   std::vector<uint8_t> flags_;
@@ -145,7 +145,7 @@ Measurement make_measurement(json params, const Metric& metric, const Series& se
 Series bandwidth_gbs(const Series& times_ms, double bytes_moved);
 
 /// make_measurement with metrics::effective_bandwidth from times in ms; records bytes_moved.
-Measurement bandwidth_measurement(json params, double bytes_moved, const Series& times_ms, bool verified,
-                                  json extra = json::object());
+Measurement bandwidth_measurement(json params, double bytes_moved, const Series& times_ms,
+                                  bool verified, json extra = json::object());
 
-}  // namespace apod
+} // namespace apod

@@ -43,8 +43,7 @@ json written_over_stored(const Record& record, Fields fields, Read read) {
 /// a number; an integer for an integral T, within its range), else nothing: absent, null or of
 /// another type. The readers of stored records never throw on what an older or a hand-made
 /// document holds; what they cannot read is still written back as it was (over_stored).
-template <class T>
-std::optional<T> field(const json& object, const char* key) {
+template <class T> std::optional<T> field(const json& object, const char* key) {
   if (!object.is_object())
     return std::nullopt;
   const auto it = object.find(key);
@@ -80,8 +79,7 @@ std::optional<T> field(const json& object, const char* key) {
 const json* object_field(const json& object, const char* key);
 
 /// `value` as JSON, or null when there is none: how an unknown reading or setting is written.
-template <class T>
-json or_null(const std::optional<T>& value) {
+template <class T> json or_null(const std::optional<T>& value) {
   return value ? json(*value) : json(nullptr);
 }
 

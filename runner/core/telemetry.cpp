@@ -10,9 +10,8 @@ namespace {
 json telemetry_fields(const TelemetryReading& r) {
   json j = json::object();
   if (r.event) {
-    j = {{"event", r.event->name},
-         {"query", r.event->query},
-         {"experiment", or_null(r.experiment)}};
+    j = {
+        {"event", r.event->name}, {"query", r.event->query}, {"experiment", or_null(r.experiment)}};
     if (r.event->nvml_code)
       j["nvml_code"] = *r.event->nvml_code;
     j["t_s"] = or_null(r.t_s);

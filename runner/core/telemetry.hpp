@@ -23,11 +23,11 @@ struct MonitorEvent {
 /// One entry of a run's telemetry: a reading of the GPU, or an event. A reading's quantities are
 /// nothing where NVML did not answer.
 struct TelemetryReading {
-  std::optional<double> t_s; ///< on the run clock (core/in_flight.hpp)
+  std::optional<double> t_s;         ///< on the run clock (core/in_flight.hpp)
   std::optional<MonitorEvent> event; ///< set: an event, with no quantities
   std::optional<int64_t> sm_clock_mhz, memory_clock_mhz, temperature_c;
   std::optional<double> power_w;
-  std::optional<double> energy_j; ///< the GPU's energy counter (since the driver loaded)
+  std::optional<double> energy_j;           ///< the GPU's energy counter (since the driver loaded)
   std::optional<uint64_t> throttle_reasons; ///< clocks-event reason bits, less the harmless ones
   /// Whether the entry says what was in flight: readings of runs recorded before apod tagged them
   /// do not (then `experiment` and `point` are not written).

@@ -147,12 +147,12 @@ double bandwidth_knee_sm_count(double per_sm_gbs, double limit_gbs) {
   return limit_gbs / per_sm_gbs;
 }
 
-
 double littles_law_bandwidth_gbs(int sm_count, double in_flight_bytes_per_sm, double latency_ns,
                                  double peak_gbs, double moved_per_loaded_byte) {
   if (sm_count <= 0 || in_flight_bytes_per_sm <= 0 || latency_ns <= 0 || peak_gbs <= 0 ||
       moved_per_loaded_byte <= 0)
-    throw std::invalid_argument("Little's law needs positive SMs, bytes in flight, latency and peak");
+    throw std::invalid_argument(
+        "Little's law needs positive SMs, bytes in flight, latency and peak");
   // Bytes per nanosecond are GB/s (10^9 bytes per 10^9 ns).
   const double loaded_gbs = sm_count * in_flight_bytes_per_sm / latency_ns;
   return std::min(peak_gbs, moved_per_loaded_byte * loaded_gbs);
@@ -210,4 +210,4 @@ double roofline_gflops(double flops_per_byte, double peak_gflops, double bandwid
   return std::min(peak_gflops, flops_per_byte * bandwidth_gbs);
 }
 
-}  // namespace apod
+} // namespace apod

@@ -71,7 +71,6 @@ double sm_bandwidth_model_gbs(double sm_count, double per_sm_gbs, double limit_g
 /// The SM count at which that model meets the limit (its knee): limit_gbs / per_sm_gbs.
 double bandwidth_knee_sm_count(double per_sm_gbs, double limit_gbs);
 
-
 /// Little's law for device memory (Notes on CUDA, shared/seeds/002_..., the table "latency x
 /// throughput (Little's law)": bytes in flight = latency x throughput; Tuning CUDA Applications
 /// for Pascal 1.4.3.1: hiding DRAM latency at HBM bandwidth needs more loads in flight). A launch
@@ -117,4 +116,4 @@ double machine_balance(double peak_gflops, double bandwidth_gbs);
 /// negative intensity or a non-positive peak or bandwidth.
 double roofline_gflops(double flops_per_byte, double peak_gflops, double bandwidth_gbs);
 
-}  // namespace apod
+} // namespace apod

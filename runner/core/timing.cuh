@@ -15,7 +15,7 @@
 namespace apod {
 
 class EventPair {
- public:
+public:
   EventPair() {
     APOD_CUDA(cudaEventCreate(&start_));
     APOD_CUDA(cudaEventCreate(&stop_));
@@ -36,7 +36,7 @@ class EventPair {
     return ms;
   }
 
- private:
+private:
   cudaEvent_t start_{}, stop_{};
 };
 
@@ -69,7 +69,8 @@ void release_sm_clock_probe();
 /// its flags, the SM clock measured over it, and the point's sampling window.
 template <class Launch>
 TimedSamples time_samples_ms(const SamplingPolicy& policy, cudaStream_t stream, Launch&& launch) {
-  for (int i = 0; i < policy.warmup; ++i) launch(stream);
+  for (int i = 0; i < policy.warmup; ++i)
+    launch(stream);
   APOD_CUDA(cudaStreamSynchronize(stream));
   APOD_CUDA(cudaGetLastError());
   in_flight::PointScope point;
@@ -77,7 +78,8 @@ TimedSamples time_samples_ms(const SamplingPolicy& policy, cudaStream_t stream, 
   SmClockProbe clock;
   AdaptiveSampler sampler(policy);
   while (sampler.want_more()) {
-    if (policy.flush_l2) flush_l2(stream);
+    if (policy.flush_l2)
+      flush_l2(stream);
     clock.start(stream);
     events.start(stream);
     launch(stream);
@@ -101,7 +103,8 @@ TimedSamples time_samples_ms(const SamplingPolicy& policy, cudaStream_t stream, 
 /// take their inputs' flags through Series::zip (series.hpp).
 template <class Work>
 TimedSamples time_fixed_ms(const SamplingPolicy& policy, cudaStream_t stream, Work&& work) {
-  for (int i = 0; i < policy.warmup; ++i) work(stream);
+  for (int i = 0; i < policy.warmup; ++i)
+    work(stream);
   APOD_CUDA(cudaStreamSynchronize(stream));
   in_flight::PointScope point;
   EventPair events;
@@ -124,4 +127,4 @@ TimedSamples time_fixed_ms(const SamplingPolicy& policy, cudaStream_t stream, Wo
   return out;
 }
 
-}  // namespace apod
+} // namespace apod

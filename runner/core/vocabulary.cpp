@@ -46,26 +46,30 @@ const char* limit_word(LimitKind kind) {
 
 std::optional<LimitKind> find_limit(const std::string& name) {
   for (LimitKind k : {LimitKind::none, LimitKind::dram, LimitKind::pcie})
-    if (name == limit_name(k)) return k;
+    if (name == limit_name(k))
+      return k;
   return std::nullopt;
 }
 
 LimitKind limit_from_name(const std::string& name) {
-  if (const auto kind = find_limit(name)) return *kind;
+  if (const auto kind = find_limit(name))
+    return *kind;
   throw InputError(fmt::format("unknown limit '{}' (known: none, dram, pcie)", name));
 }
 
 std::optional<double> limit_gbs(LimitKind kind, const DeviceInfo& device, const std::string& unit,
                                 const json& extra) {
-  if (unit != "GB/s") return std::nullopt;
+  if (unit != "GB/s")
+    return std::nullopt;
   if (extra.is_object() && extra.contains(keys::limit_gbs) && extra[keys::limit_gbs].is_number()) {
     const double own = extra[keys::limit_gbs].get<double>();
     return own > 0 ? std::optional<double>(own) : std::nullopt;
   }
   switch (kind) {
   case LimitKind::dram:
-    return device.theoretical_bandwidth_gbs() > 0 ? std::optional<double>(device.theoretical_bandwidth_gbs())
-                                                   : std::nullopt;
+    return device.theoretical_bandwidth_gbs() > 0
+               ? std::optional<double>(device.theoretical_bandwidth_gbs())
+               : std::nullopt;
   case LimitKind::pcie:
     return device.theoretical_pcie_gbs();
   case LimitKind::none:
@@ -83,7 +87,8 @@ std::string limit_words(LimitKind kind, const json& extra) {
 }
 
 std::optional<double> percent_of(double value, std::optional<double> limit) {
-  if (!limit || !(*limit > 0)) return std::nullopt;
+  if (!limit || !(*limit > 0))
+    return std::nullopt;
   return 100.0 * value / *limit;
 }
 
@@ -91,4 +96,4 @@ std::string ci_label(int n) {
   return n >= 6 ? "95% CI of the median" : "range (min – max; too few samples for a 95% CI)";
 }
 
-}  // namespace apod
+} // namespace apod

@@ -18,9 +18,9 @@ namespace apod {
 /// The limit a figure is read against (an experiment's ChartSpec::limit; a point may carry its
 /// own in extra[keys::limit_gbs], which then wins).
 enum class LimitKind {
-  none,  ///< no bandwidth limit applies (times, ratios, fractions)
-  dram,  ///< the device's theoretical DRAM bandwidth (Best Practices Guide 8.2.1)
-  pcie,  ///< the PCIe link's line rate in one direction
+  none, ///< no bandwidth limit applies (times, ratios, fractions)
+  dram, ///< the device's theoretical DRAM bandwidth (Best Practices Guide 8.2.1)
+  pcie, ///< the PCIe link's line rate in one direction
 };
 
 /// The short name in the catalog and documents: "none", "dram", "pcie".
@@ -96,7 +96,7 @@ inline constexpr const char* host_words_checked = "host_words_checked";
 inline constexpr const char* host_words_wrong = "host_words_wrong";
 /// extra: the seed of the input's pseudo-random values.
 inline constexpr const char* seed = "seed";
-}  // namespace keys
+} // namespace keys
 
 /// The fields of extra[keys::launch] that readers other than the experiment use (the report's
 /// Little's-law bound of a launch).
@@ -104,20 +104,19 @@ namespace launch_keys {
 inline constexpr const char* block_size = "block_size";
 inline constexpr const char* grid_size = "grid_size";
 inline constexpr const char* max_active_blocks_per_sm = "max_active_blocks_per_sm";
-}  // namespace launch_keys
+} // namespace launch_keys
 
 /// Whether a point's extra names it the headline (keys::headline).
 inline bool is_marked_headline(const json& extra) {
-  return extra.is_object() && extra.contains(keys::headline) && extra[keys::headline].is_boolean() &&
-         extra[keys::headline].get<bool>();
+  return extra.is_object() && extra.contains(keys::headline) &&
+         extra[keys::headline].is_boolean() && extra[keys::headline].get<bool>();
 }
 
 /// Names of the store's settings (Store::setting) that more than one command reads.
 namespace settings {
 /// The run `apod compare` and `apod report` judge later runs against (`apod baseline set RUN`).
 inline constexpr const char* baseline_run = "baseline_run";
-}  // namespace settings
-
+} // namespace settings
 
 /// The access types of device-memory figures (keys::access_type), as BabelStream names its
 /// kernels' shapes: read-only (a dot product), write-only (a fill), copy (one read, one write;
@@ -127,7 +126,7 @@ inline constexpr const char* read = "read";
 inline constexpr const char* write = "write";
 inline constexpr const char* copy = "copy";
 inline constexpr const char* triad = "triad";
-}  // namespace access
+} // namespace access
 
 /// The bits of Measurement::excluded: why a sample is kept but left out of the statistics.
 namespace sample_flag {
@@ -154,4 +153,4 @@ std::optional<double> percent_of(double value, std::optional<double> limit);
 /// "range (min – max; too few samples for a 95% CI)".
 std::string ci_label(int n);
 
-}  // namespace apod
+} // namespace apod

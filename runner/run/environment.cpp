@@ -25,30 +25,33 @@ std::string first_line_with(const char* path, const std::string& prefix) {
       const auto colon = line.find_first_of(":=");
       std::string v = colon == std::string::npos ? line : line.substr(colon + 1);
       v.erase(0, v.find_first_not_of(" \t\""));
-      while (!v.empty() && (v.back() == '"' || v.back() == ' ')) v.pop_back();
+      while (!v.empty() && (v.back() == '"' || v.back() == ' '))
+        v.pop_back();
       return v;
     }
   return "";
 }
 int read_numa_node(std::string bus_id) {
-  for (auto& c : bus_id) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (auto& c : bus_id)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   std::ifstream in("/sys/bus/pci/devices/" + bus_id + "/numa_node");
   int node = -1;
   in >> node;
   return node;
 }
-}  // namespace
+} // namespace
 
 GpuState nvidia_smi_state(const DeviceInfo& device) {
   const std::string fields =
       "driver_version,persistence_mode,compute_mode,mig.mode.current,power.limit,clocks.max.sm,"
       "clocks.max.memory,clocks.applications.graphics,clocks.applications.memory";
-  const std::string cmd = "nvidia-smi --query-gpu=" + fields + " --format=csv,noheader,nounits -i " +
-                          device.pci_bus_id + " 2>/dev/null";
+  const std::string cmd = "nvidia-smi --query-gpu=" + fields +
+                          " --format=csv,noheader,nounits -i " + device.pci_bus_id + " 2>/dev/null";
   std::string out;
   if (FILE* p = popen(cmd.c_str(), "r")) {
     char buf[512];
-    while (fgets(buf, sizeof buf, p)) out += buf;
+    while (fgets(buf, sizeof buf, p))
+      out += buf;
     pclose(p);
   }
   GpuState state;
@@ -57,16 +60,19 @@ GpuState nvidia_smi_state(const DeviceInfo& device) {
   for (int i = 0; i < 9 && !out.empty(); ++i) {
     const size_t comma = out.find(',', start);
     const size_t fend = fields.find(',', field_start);
-    std::string value = out.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    std::string value =
+        out.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     value.erase(0, value.find_first_not_of(' '));
-    while (!value.empty() && (value.back() == '\n' || value.back() == ' ')) value.pop_back();
-    const std::string query =
-        fields.substr(field_start, fend == std::string::npos ? std::string::npos : fend - field_start);
+    while (!value.empty() && (value.back() == '\n' || value.back() == ' '))
+      value.pop_back();
+    const std::string query = fields.substr(
+        field_start, fend == std::string::npos ? std::string::npos : fend - field_start);
     if (query == "driver_version")
       state.driver_version = value;
     else
       state.nvidia_smi_answers.emplace_back(query, value);
-    if (comma == std::string::npos || fend == std::string::npos) break;
+    if (comma == std::string::npos || fend == std::string::npos)
+      break;
     start = comma + 1;
     field_start = fend + 1;
   }
@@ -104,9 +110,10 @@ Environment collect_environment(const DeviceInfo& device) {
     std::istringstream in(all);
     int devices = 0;
     std::string mode;
-    if (in >> devices >> mode) env.device_all = DeviceAll{devices, mode};
+    if (in >> devices >> mode)
+      env.device_all = DeviceAll{devices, mode};
   }
   return env;
 }
 
-}  // namespace apod
+} // namespace apod

@@ -71,7 +71,7 @@ template <class T, class F, class... Args> NvmlAnswer<T> ask(F f, Args... args) 
 template <class T> std::optional<int64_t> count(const NvmlAnswer<T>& a) {
   return a ? std::optional<int64_t>(*a) : std::nullopt;
 }
-}  // namespace
+} // namespace
 
 Nvml::Nvml(const std::string& pci_bus_id) : api_(std::make_unique<NvmlApi>()) {
   api_->lib = dlopen("libnvidia-ml.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -120,7 +120,8 @@ Nvml::Nvml(const std::string& pci_bus_id) : api_(std::make_unique<NvmlApi>()) {
 
 Nvml::~Nvml() {
   if (api_->lib) {
-    if (api_->shutdown && device_) api_->shutdown();
+    if (api_->shutdown && device_)
+      api_->shutdown();
     dlclose(api_->lib);
   }
 }
@@ -229,7 +230,8 @@ TelemetrySampler::TelemetrySampler(Nvml& nvml, int period_ms) : nvml_(nvml) {
 
 TelemetrySampler::~TelemetrySampler() {
   running_ = false;
-  if (thread_.joinable()) thread_.join();
+  if (thread_.joinable())
+    thread_.join();
 }
 
 void TelemetrySampler::add_event(TelemetryReading event) {
@@ -240,9 +242,10 @@ void TelemetrySampler::add_event(TelemetryReading event) {
 
 std::vector<TelemetryReading> TelemetrySampler::stop() {
   running_ = false;
-  if (thread_.joinable()) thread_.join();
+  if (thread_.joinable())
+    thread_.join();
   std::lock_guard<std::mutex> lock(mutex_);
   return readings_;
 }
 
-}  // namespace apod
+} // namespace apod

@@ -19,7 +19,7 @@
 
 namespace apod {
 
-struct NvmlApi;  // the resolved entry points (nvml.cpp)
+struct NvmlApi; // the resolved entry points (nvml.cpp)
 
 /// An NVML query's value, or the NVML return code saying why there is none.
 template <class T> struct NvmlAnswer {
@@ -69,7 +69,7 @@ private:
 /// Samples Nvml::reading() every `period_ms` on a background thread while it lives. Each reading
 /// carries t_s on the run clock and the experiment and point in flight (core/in_flight.hpp).
 class TelemetrySampler {
- public:
+public:
   TelemetrySampler(Nvml& nvml, int period_ms);
   ~TelemetrySampler();
   /// Adds an event among the readings (e.g. the clock monitor failing), stamped with t_s.
@@ -77,7 +77,7 @@ class TelemetrySampler {
   /// Stops sampling and returns the readings and events in the order taken.
   std::vector<TelemetryReading> stop();
 
- private:
+private:
   Nvml& nvml_;
   std::atomic<bool> running_{true};
   std::mutex mutex_;
@@ -85,4 +85,4 @@ class TelemetrySampler {
   std::thread thread_;
 };
 
-}  // namespace apod
+} // namespace apod

@@ -13,12 +13,12 @@ namespace apod {
 struct RunRequest {
   std::string db_path = "apod.db";
   std::string label;
-  std::vector<std::string> only;  ///< experiment names; empty means the whole matrix
+  std::vector<std::string> only; ///< experiment names; empty means the whole matrix
   RunOptions options;
-  int repeat = 1;                 ///< run the matrix this many times, one stored run each
-  bool monitor_clocks = true;     ///< flag samples taken under low clocks or throttling (NVML)
-  double min_clock_ratio = 0.75;  ///< of the maximum SM clock (nvbench's default)
-  bool show_progress = false;     ///< progress lines on stderr (when it is a terminal)
+  int repeat = 1;                ///< run the matrix this many times, one stored run each
+  bool monitor_clocks = true;    ///< flag samples taken under low clocks or throttling (NVML)
+  double min_clock_ratio = 0.75; ///< of the maximum SM clock (nvbench's default)
+  bool show_progress = false;    ///< progress lines on stderr (when it is a terminal)
   /// `apod run --resume RUN`: complete that interrupted run (id or unique prefix) with the
   /// experiments of its plan it has not stored, under its own settings; the fields above but
   /// db_path and show_progress are then unused.
@@ -26,7 +26,7 @@ struct RunRequest {
 };
 
 struct ExperimentOutcome {
-  std::string name, status, error, headline;  ///< headline: e.g. "4012 GB/s (83.3% of theoretical)"
+  std::string name, status, error, headline; ///< headline: e.g. "4012 GB/s (83.3% of theoretical)"
   int points_ok = 0, points_failed = 0;
   double wall_s = 0;
   /// The first few failed points, "metric {params}: reason", for the summary (all are stored).
@@ -38,8 +38,8 @@ struct ExperimentOutcome {
 
 struct RunOutcome {
   std::string run_id;
-  std::string status;  ///< complete | partial; running when unfinished (context_lost)
-  std::vector<ExperimentOutcome> experiments;  ///< those run by this process
+  std::string status; ///< complete | partial; running when unfinished (context_lost)
+  std::vector<ExperimentOutcome> experiments; ///< those run by this process
   /// An experiment left the CUDA context broken beyond cudaDeviceReset: this process can run
   /// nothing more. If the run has experiments left, it stays "running" and cmd_run.cpp
   /// re-executes apod to resume it in a fresh process.
@@ -72,4 +72,4 @@ std::string device_all_value(int devices, bool all_at_once);
 /// The device's settings from `nvidia-smi --query-gpu`, for machines without a loadable NVML.
 GpuState nvidia_smi_state(const DeviceInfo& device);
 
-}  // namespace apod
+} // namespace apod

@@ -206,9 +206,9 @@ RunRecord Store::read_run(const std::string& run_id) try {
       if (r.telemetry.size() >= limits::max_telemetry_per_run)
         throw InputError(
             fmt::format("more than {} telemetry readings", limits::max_telemetry_per_run));
-      r.telemetry.push_back(telemetry_from_json(
-          parse_valid_utf8(tel.get_text("reading")),
-          fmt::format("{}.telemetry[{}]", where, r.telemetry.size())));
+      r.telemetry.push_back(
+          telemetry_from_json(parse_valid_utf8(tel.get_text("reading")),
+                              fmt::format("{}.telemetry[{}]", where, r.telemetry.size())));
     }
     make_valid_utf8(r);
     validate(r, "run " + r.id);

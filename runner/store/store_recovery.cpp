@@ -170,9 +170,9 @@ ResumableRun Store::claim_run(const std::string& run_id) try {
   const Writer me = current_writer();
   const bool mine = writer && to_json(*writer) == to_json(me);
   if (status == "running" && !mine) {
-    const std::string who = writer ? fmt::format("pid {} on {}", writer->pid,
-                                                 writer->host.empty() ? "?" : writer->host)
-                                   : std::string("a process apod cannot identify");
+    const std::string who =
+        writer ? fmt::format("pid {} on {}", writer->pid, writer->host.empty() ? "?" : writer->host)
+               : std::string("a process apod cannot identify");
     if (!writer || writer_state(*writer) != WriterState::gone)
       throw InputError(
           fmt::format("run {} is still being written ({}): resume it once that process has ended",

@@ -21,7 +21,7 @@ std::string scratch_path() {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  apod::Store::creator_wait = std::chrono::milliseconds(0);  // no other process creates it
+  apod::Store::creator_wait = std::chrono::milliseconds(0); // no other process creates it
   static const std::string path = scratch_path();
   for (const char* suffix : {"", "-wal", "-shm"})
     std::remove((path + suffix).c_str());

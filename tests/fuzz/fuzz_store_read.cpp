@@ -114,7 +114,7 @@ template <typename F> void refused_or_fine(F&& f) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-  apod::Store::creator_wait = std::chrono::milliseconds(0);  // no other process creates it
+  apod::Store::creator_wait = std::chrono::milliseconds(0); // no other process creates it
   static const std::string path = scratch("input");
   for (const char* suffix : {"", "-wal", "-shm", "-journal"})
     std::remove((path + suffix).c_str());

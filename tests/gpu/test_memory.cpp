@@ -11,9 +11,9 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <stdexcept>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 

@@ -79,8 +79,8 @@ int loop(const char* db, const char* log_path, const char* phase_path, uint64_t 
   std::mt19937_64 rng(seed);
   for (;;) {
     *phase = beginning;
-    const std::string run = store.begin_run("reliability", fake_device(),
-        environment_from_json({{"test", "crash"}}));
+    const std::string run =
+        store.begin_run("reliability", fake_device(), environment_from_json({{"test", "crash"}}));
     const int count = 2 + static_cast<int>(rng() % 5);
     for (int k = 0; k < count; ++k) {
       const ExperimentRecord record = make_experiment(k, rng);
@@ -100,12 +100,13 @@ int loop(const char* db, const char* log_path, const char* phase_path, uint64_t 
 
 int batch(const char* db, int runs, int experiments, uint64_t seed, const char* go) {
   // All writers wait for the go file, so that they open (and create) the database together.
-  while (go && access(go, F_OK) != 0) usleep(200);
+  while (go && access(go, F_OK) != 0)
+    usleep(200);
   Store store(db, Store::Mode::read_write_create);
   std::mt19937_64 rng(seed);
   for (int r = 0; r < runs; ++r) {
     const std::string run = store.begin_run("concurrent", fake_device(),
-        environment_from_json({{"test", "concurrent"}}));
+                                            environment_from_json({{"test", "concurrent"}}));
     for (int k = 0; k < experiments; ++k)
       store.save_experiment(run, make_experiment(k, rng));
     store.finish_run(run, "complete");
@@ -119,8 +120,8 @@ int stall(const char* db, const char* log_path, int experiments, uint64_t seed) 
     return 3;
   Store store(db, Store::Mode::read_write_create);
   std::mt19937_64 rng(seed);
-  const std::string run = store.begin_run("stalled", fake_device(),
-      environment_from_json({{"test", "resume"}}));
+  const std::string run =
+      store.begin_run("stalled", fake_device(), environment_from_json({{"test", "resume"}}));
   for (int k = 0; k < experiments; ++k) {
     const ExperimentRecord record = make_experiment(k, rng);
     store.save_experiment(run, record);

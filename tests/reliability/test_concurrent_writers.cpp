@@ -30,7 +30,7 @@ TEST(ConcurrentWriters, EightProcessesLoseNoRowAndReportNoError) {
                           std::to_string(experiments), std::to_string(1000 + w), go}));
     ASSERT_GT(pids.back(), 0);
   }
-  std::this_thread::sleep_for(std::chrono::milliseconds(100));  // all started and waiting
+  std::this_thread::sleep_for(std::chrono::milliseconds(100)); // all started and waiting
   std::ofstream{go};
   for (pid_t pid : pids)
     EXPECT_EQ(wait_for(pid), 0) << "a writer reported an error (see its stderr above)";
@@ -57,4 +57,6 @@ TEST(ConcurrentWriters, EightProcessesLoseNoRowAndReportNoError) {
               check.value("SELECT count(*) FROM measurement").c_str(), c.samples);
 }
 
-int main(int argc, char** argv) { return writer_test_main(argc, argv); }
+int main(int argc, char** argv) {
+  return writer_test_main(argc, argv);
+}

@@ -6,8 +6,8 @@
 // 'interrupted' (and as such even through a read-only open that may not write). Then an
 // interrupted run is resumed through the Store as `apod run --resume` does.
 // APOD_CRASH_KILLS sets the number of kills (default 60).
-#include "db_check.hpp"
 #include "core/errors.hpp"
+#include "db_check.hpp"
 #include "store/store.hpp"
 
 #include <signal.h>
@@ -219,4 +219,6 @@ TEST(CrashSafety, InterruptedRunIsResumedIntoTheSameRun) {
   EXPECT_THROW(store.claim_run(interrupted), InputError) << "a finished run cannot be resumed";
 }
 
-int main(int argc, char** argv) { return writer_test_main(argc, argv); }
+int main(int argc, char** argv) {
+  return writer_test_main(argc, argv);
+}

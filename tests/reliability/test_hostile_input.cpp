@@ -3,10 +3,10 @@
 // another exception, crash, or change a file it refused. (tests/unit covers the single cases
 // of a text file, a foreign database and a newer schema; tests/fuzz throws random input at the
 // same entry points.)
-#include "db_check.hpp"
 #include "core/errors.hpp"
 #include "core/limits.hpp"
 #include "core/results_json.hpp"
+#include "db_check.hpp"
 #include "store/store.hpp"
 
 #include <iterator>

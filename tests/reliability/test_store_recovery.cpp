@@ -1,8 +1,8 @@
 // The store's recovery rules (store_recovery.cpp, writer.cpp): which runs count as interrupted,
 // which may be resumed, a read-only open that reports without writing, and a full disk that
 // leaves the database as it was.
-#include "db_check.hpp"
 #include "core/errors.hpp"
+#include "db_check.hpp"
 #include "store/store.hpp"
 #include "store/writer.hpp"
 

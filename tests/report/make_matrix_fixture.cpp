@@ -26,8 +26,9 @@ namespace apod {
 namespace {
 
 constexpr int samples_per_point = 6;
-constexpr const char* synthetic = "SYNTHETIC report-test fixture made from the catalog "
-                                  "(tests/report/make_matrix_fixture.cpp); nothing here was measured";
+constexpr const char* synthetic =
+    "SYNTHETIC report-test fixture made from the catalog "
+    "(tests/report/make_matrix_fixture.cpp); nothing here was measured";
 
 DeviceInfo h100() {
   DeviceInfo d = nominal_device();
@@ -74,7 +75,8 @@ double figure(const Metric& metric, double share, const DeviceInfo& device) {
 
 // The chart-declared value of an x param: the median of its planned values, so a rule placed
 // there lands inside the axis.
-std::map<std::string, double> x_medians(const Declaration& d, const std::vector<PlannedPoint>& plan) {
+std::map<std::string, double> x_medians(const Declaration& d,
+                                        const std::vector<PlannedPoint>& plan) {
   std::map<std::string, double> medians;
   for (const Chart& c : d.charts) {
     std::vector<double> xs;
@@ -139,9 +141,10 @@ Measurement point_of(const Declaration& d, const std::vector<PlannedPoint>& plan
   m.unit = metric.unit;
   m.direction = metric.direction;
   m.verified = true;
-  const double value = rule_figure(d, plan, metric.name)
-                           .value_or(figure(metric, share_of(p.params.dump() + metric.name), device) *
-                                     (metric.unit == "GB/s" ? efficiency : 1.0));
+  const double value =
+      rule_figure(d, plan, metric.name)
+          .value_or(figure(metric, share_of(p.params.dump() + metric.name), device) *
+                    (metric.unit == "GB/s" ? efficiency : 1.0));
   for (int i = 0; i < samples_per_point; ++i)
     m.samples.push_back(value * (1 + 0.004 * std::sin(1.3 * i + 0.7 * run)));
   m.excluded.assign(m.samples.size(), 0);

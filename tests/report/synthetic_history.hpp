@@ -43,13 +43,12 @@ inline nlohmann::ordered_json synthetic_matrix_catalog() {
     const char *name, *unit, *direction, *metric_class, *limit;
   };
   auto declaration = [](const char* name, const char* title, int order,
-                        std::vector<const char*> params, std::vector<Figure> metrics,
-                        const char* x, bool log_x, const char* colour, const char* mark) {
+                        std::vector<const char*> params, std::vector<Figure> metrics, const char* x,
+                        bool log_x, const char* colour, const char* mark) {
     json params_json = json::array(), metrics_json = json::array();
     for (const char* key : params)
-      params_json.push_back({{"key", key},
-                             {"title", key},
-                             {"unit", std::string(key) == "bytes" ? "bytes" : ""}});
+      params_json.push_back(
+          {{"key", key}, {"title", key}, {"unit", std::string(key) == "bytes" ? "bytes" : ""}});
     for (const Figure& f : metrics)
       metrics_json.push_back({{"name", f.name},
                               {"unit", f.unit},
@@ -81,34 +80,33 @@ inline nlohmann::ordered_json synthetic_matrix_catalog() {
       all.push_back({n, unit, direction, "host_phase", "none"});
     return all;
   };
-  std::vector<Figure> staged = times({"total_ms", "model_ms", "parallel_fraction", "amdahl_limit"},
-                                     "ms", "lower");
+  std::vector<Figure> staged =
+      times({"total_ms", "model_ms", "parallel_fraction", "amdahl_limit"}, "ms", "lower");
   staged.push_back(h2d);
-  return {
-      {"format", "apod-catalog"},
-      {"version", 1},
-      {"experiments",
-       json::array(
-           {declaration("peak_copy", "Achievable copy bandwidth", 5,
-                        {"method", "vector_bytes", "elements_per_thread", "blocks_per_sm", "config"},
-                        {bandwidth, peak}, "config", false, "", "bar"),
-            declaration("offset_copy", "Misaligned copy", 10, {"word_bytes", "offset"}, {bandwidth},
-                        "offset", false, "word_bytes", "line"),
-            declaration("stride_copy", "Strided copy", 20, {"word_bytes", "stride"}, {bandwidth},
-                        "stride", false, "", "line"),
-            declaration("host_transfer", "Host transfers", 30, {"series", "bytes"}, {link}, "bytes",
-                        true, "series", "line"),
-            declaration("scaling", "Scaling", 40, {"law", "sm_count"},
-                        {{"speedup", "x", "higher", "derived", "none"},
-                         {"fitted_parallel_fraction", "1", "higher", "derived", "none"}},
-                        "sm_count", false, "law", "line"),
-            declaration("overlap_matrix", "Overlap matrix", 50, {"n", "kernel", "config"},
-                        times({"overall_ms", "kernel_ms", "overhead_ms", "ratio_to_first_row"}, "ms",
-                              "lower"),
-                        "config", false,
-                        "kernel", "bar"),
-            declaration("staged_copy", "Staged copy", 60, {"n_streams", "mode"}, staged,
-                        "n_streams", true, "mode", "line")})}};
+  return {{"format", "apod-catalog"},
+          {"version", 1},
+          {"experiments",
+           json::array(
+               {declaration(
+                    "peak_copy", "Achievable copy bandwidth", 5,
+                    {"method", "vector_bytes", "elements_per_thread", "blocks_per_sm", "config"},
+                    {bandwidth, peak}, "config", false, "", "bar"),
+                declaration("offset_copy", "Misaligned copy", 10, {"word_bytes", "offset"},
+                            {bandwidth}, "offset", false, "word_bytes", "line"),
+                declaration("stride_copy", "Strided copy", 20, {"word_bytes", "stride"},
+                            {bandwidth}, "stride", false, "", "line"),
+                declaration("host_transfer", "Host transfers", 30, {"series", "bytes"}, {link},
+                            "bytes", true, "series", "line"),
+                declaration("scaling", "Scaling", 40, {"law", "sm_count"},
+                            {{"speedup", "x", "higher", "derived", "none"},
+                             {"fitted_parallel_fraction", "1", "higher", "derived", "none"}},
+                            "sm_count", false, "law", "line"),
+                declaration("overlap_matrix", "Overlap matrix", 50, {"n", "kernel", "config"},
+                            times({"overall_ms", "kernel_ms", "overhead_ms", "ratio_to_first_row"},
+                                  "ms", "lower"),
+                            "config", false, "kernel", "bar"),
+                declaration("staged_copy", "Staged copy", 60, {"n_streams", "mode"}, staged,
+                            "n_streams", true, "mode", "line")})}};
 }
 
 /// The shape of a synthetic history.

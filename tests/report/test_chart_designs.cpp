@@ -4,8 +4,8 @@
 // parameters put them, and percentages against the right limit. Real runs, so that what the
 // charts assert (a peak is the best of its type, a bound is below the peak) is physics, not
 // fixture arithmetic.
-#include "fixtures.hpp"
 #include "context.hpp"
+#include "fixtures.hpp"
 
 #include "charts/littles_bound.hpp"
 #include "core/theory.hpp"

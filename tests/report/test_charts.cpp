@@ -1,7 +1,7 @@
 // The generic chart of a catalog's ChartSpec and the rules every chart follows: which points,
 // which series (never more than max_series), which scales, limits named in words.
-#include "fixtures.hpp"
 #include "context.hpp"
+#include "fixtures.hpp"
 
 #include <fmt/format.h>
 

@@ -174,9 +174,8 @@ TEST(SelfContained, PolicyForbidsEveryFetchAndUnlistedScript) {
 
 TEST(SelfContained, LibrariesAreInlinedWhole) {
   const std::string html = render_html(one_run(), catalog(), json::array());
-  for (const auto* asset :
-       {&assets::vega_js, &assets::vega_lite_js, &assets::vega_embed_js, &assets::charts_js,
-        &assets::page_js}) {
+  for (const auto* asset : {&assets::vega_js, &assets::vega_lite_js, &assets::vega_embed_js,
+                            &assets::charts_js, &assets::page_js}) {
     EXPECT_GT(asset->text.size(), 1000u) << asset->name;
     EXPECT_NE(html.find("<script>" + std::string(asset->text) + "</script>"), std::string::npos)
         << asset->name;

@@ -87,8 +87,9 @@ TEST(FirstScreen, HeadlinesAreGroupedByTheCatalogsChaptersEachExperimentOnce) {
   for (const Chapter chapter : chapters) {
     const std::string heading = std::string("scope=\"rowgroup\">") + chapter_title(chapter);
     const std::size_t found = card.find(heading);
-    const bool declared = std::any_of(page.experiments.begin(), page.experiments.end(),
-                                      [&](const ExperimentView& e) { return e.chapter == chapter; });
+    const bool declared =
+        std::any_of(page.experiments.begin(), page.experiments.end(),
+                    [&](const ExperimentView& e) { return e.chapter == chapter; });
     EXPECT_EQ(found != std::string::npos, declared) << chapter_title(chapter);
     if (found == std::string::npos)
       continue;

@@ -107,7 +107,8 @@ TEST(FewRunsWithPeak, RowsAndTablesCarryPercentOfPeak) {
   results["runs"].erase(results["runs"].begin() + 3, results["runs"].end()); // 3 runs: per run
   const PageModel page = build_page_model(results, catalog());
   ASSERT_FALSE(page.summarise_runs());
-  for (const auto& row : rows_of(spec_for(page, "offset_copy", "effective_bandwidth"), "measured")) {
+  for (const auto& row :
+       rows_of(spec_for(page, "offset_copy", "effective_bandwidth"), "measured")) {
     EXPECT_NE(row["pct_peak_text"].get<std::string>().find(" %"), std::string::npos);
   }
   const std::string html = render_html(results, catalog(), json::array());

@@ -22,9 +22,10 @@ TEST(Markdown, EachExperimentGetsAnNvbenchShapedTablePerRun) {
   const std::string md = render_markdown(one_run(), catalog());
   EXPECT_EQ(md.rfind("# apod: 1 run\n", 0), 0u);
   EXPECT_NE(md.find("## Misaligned copy (offset\\_copy)"), std::string::npos);
-  EXPECT_NE(md.find("| word\\_bytes | offset | samples used | excluded | GPU time | noise | median | "
-                    "% of limit | status |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n"),
-            std::string::npos);
+  EXPECT_NE(
+      md.find("| word\\_bytes | offset | samples used | excluded | GPU time | noise | median | "
+              "% of limit | status |\n|---|---|---:|---:|---:|---:|---:|---:|---|\n"),
+      std::string::npos);
   // The best offset point of the fixture: its figure and its % of the H200's DRAM limit.
   const std::string row = line_with(md, "| 8 B | 32 |");
   ASSERT_FALSE(row.empty());
@@ -64,9 +65,10 @@ TEST(Markdown, HeadlinesAndTheVerdictComeFirst) {
   ASSERT_NE(headlines, std::string::npos);
   EXPECT_LT(headlines, verdict);
   EXPECT_LT(verdict, tables);
-  EXPECT_NE(md.find("| NVIDIA H200 | Misaligned copy\\: effective bandwidth | word\\_bytes\\=4 B\\, "
-                    "offset\\=8 | 3938\\.5 GB\\/s | 81.8 % | 25.3 % | 10 |"),
-            std::string::npos);
+  EXPECT_NE(
+      md.find("| NVIDIA H200 | Misaligned copy\\: effective bandwidth | word\\_bytes\\=4 B\\, "
+              "offset\\=8 | 3938\\.5 GB\\/s | 81.8 % | 25.3 % | 10 |"),
+      std::string::npos);
   EXPECT_NE(md.find("compared points regressed: run nightly \\(0f536314\\) against the pinned "
                     "baseline nightly \\(0f535a14\\)."),
             std::string::npos);
@@ -81,7 +83,8 @@ TEST(Markdown, CellsAreEscapedSoNoTableBreaks) {
   json results = one_run();
   results["runs"][0]["label"] = "a|b <i>*x*</i>";
   const std::string md = render_markdown(results, catalog());
-  EXPECT_NE(md.find("a\\|b &lt;i&gt;\\*x\\*&lt;\\/i&gt;"), std::string::npos) << "core/text's markdown_text";
+  EXPECT_NE(md.find("a\\|b &lt;i&gt;\\*x\\*&lt;\\/i&gt;"), std::string::npos)
+      << "core/text's markdown_text";
   EXPECT_EQ(md.find("a|b"), std::string::npos);
 }
 

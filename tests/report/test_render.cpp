@@ -37,9 +37,9 @@ TEST_F(RenderedOneRun, EveryExperimentHasASectionInCatalogOrderUnknownLast) {
 }
 
 TEST_F(RenderedOneRun, SummaryHoldsEachExperimentsBestMedianAndPercent) {
-  const std::string summary = html->substr(
-      html->find("id=\"summary\""), html->find("</section>", html->find("id=\"summary\"")) -
-                                          html->find("id=\"summary\""));
+  const std::string summary = html->substr(html->find("id=\"summary\""),
+                                           html->find("</section>", html->find("id=\"summary\"")) -
+                                               html->find("id=\"summary\""));
   // Best verified medians of the fixture, by each metric's direction.
   for (const char* figure :
        {"3963.8 GB/s", "82.3 %", "word_bytes=8 B, offset=32", "3950.9 GB/s", "82.1 %", "55.02 GB/s",

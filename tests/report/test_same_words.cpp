@@ -41,15 +41,16 @@ json stored_point(int offset, double center, const std::string& metric = "effect
 }
 
 RunRecord stored_run(int index, std::vector<json> points, const std::string& label = "nightly") {
-  return run_from_json({{"id", fmt::format("{:02x}", index)},
-                        {"label", label},
-                        {"status", "complete"},
-                        {"started_at", fmt::format("2026-11-22T00:{:02d}:00.000Z", index)},
-                        {"device", {{"name", "NVIDIA H200"}, {"uuid", "GPU-1"}}},
-                        {"environment", {{"host", "vm"}, {"gpu_state", {{"driver_branch", "580"}}}}},
-                        {"experiments", {{{"name", "offset_copy"}, {"version", 1}}}},
-                        {"measurements", points}},
-                       "run");
+  return run_from_json(
+      {{"id", fmt::format("{:02x}", index)},
+       {"label", label},
+       {"status", "complete"},
+       {"started_at", fmt::format("2026-11-22T00:{:02d}:00.000Z", index)},
+       {"device", {{"name", "NVIDIA H200"}, {"uuid", "GPU-1"}}},
+       {"environment", {{"host", "vm"}, {"gpu_state", {{"driver_branch", "580"}}}}},
+       {"experiments", {{{"name", "offset_copy"}, {"version", 1}}}},
+       {"measurements", points}},
+      "run");
 }
 
 /// Five steady runs of six points, then a candidate with offset 2 7% slower and, if
@@ -127,8 +128,8 @@ TEST(SameWords, StoredTextIsNeutralisedInTheReportsMarkdownAsInComparesMarkdown)
                               "cba [l](http://e) # h";
   std::vector<RunRecord> runs;
   for (int i = 0; i < 2; ++i)
-    runs.push_back(stored_run(i, {stored_point(0, 100), stored_point(0, 50, "rate" + hostile)},
-                              hostile));
+    runs.push_back(
+        stored_run(i, {stored_point(0, 100), stored_point(0, 50, "rate" + hostile)}, hostile));
   const std::string report = render_markdown(runs, no_catalog, pinned_first(runs));
   const std::string compare = format_markdown({judge_in(runs, runs.front(), runs.back())});
   for (const std::string& name : {hostile, "rate" + hostile}) {
@@ -171,8 +172,8 @@ TEST(SameWords, TheReportsHeadlineIsTheRunSummarysHeadlinePoint) {
     const PageModel page = build_page_model(runs, no_catalog);
     const std::vector<HeadlineSeries> series = headline_series(page);
     ASSERT_EQ(series.size(), 1u);
-    const Measurement* summary = headline_point(*page.experiments[0].declaration,
-                                                runs.back().measurements());
+    const Measurement* summary =
+        headline_point(*page.experiments[0].declaration, runs.back().measurements());
     EXPECT_EQ(series[0].headline->measurement, summary) << c.direction << " " << c.marked;
     EXPECT_EQ(summary->params["offset"], c.expected_offset);
     EXPECT_EQ(series[0].points.size(), 2u) << "followed through both runs";

@@ -93,10 +93,10 @@ TEST(Catalog, ARecordIsCheckedAgainstItsDeclaration) {
 }
 
 TEST(Catalog, ClassCasesPickAPointsClass) {
-  const Metric m = Metric{.name = "rate", .unit = "GB/s", .metric_class = MetricClass::host_link}
-                       .with_case({.key = "memory", .equals = "pageable",
-                                   .then = MetricClass::host_phase})
-                       .with_case({.key = "bytes", .below = 1024, .then = MetricClass::derived});
+  const Metric m =
+      Metric{.name = "rate", .unit = "GB/s", .metric_class = MetricClass::host_link}
+          .with_case({.key = "memory", .equals = "pageable", .then = MetricClass::host_phase})
+          .with_case({.key = "bytes", .below = 1024, .then = MetricClass::derived});
   EXPECT_EQ(m.class_of({{"memory", "pinned"}}, {{"bytes", 4096}}), MetricClass::host_link);
   EXPECT_EQ(m.class_of({{"memory", "pageable"}}, {{"bytes", 4096}}), MetricClass::host_phase);
   EXPECT_EQ(m.class_of({{"memory", "pinned"}}, {{"bytes", 512}}), MetricClass::derived);
@@ -166,7 +166,7 @@ std::vector<std::string> string_literals(const std::string& text) {
         break;
       continue;
     }
-    if (text[i] == '\'' ) { // a character literal: skip it whole
+    if (text[i] == '\'') { // a character literal: skip it whole
       i = text.find('\'', i + 1 + (text[i + 1] == '\\'));
       continue;
     }
@@ -198,7 +198,8 @@ TEST(Catalog, NothingInReportOrAnalysisSpellsAnExperimentsNames) {
         continue;
       ++files;
       std::ifstream in(entry.path());
-      const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+      const std::string text((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
       for (const std::string& literal : string_literals(text))
         EXPECT_FALSE(owned.count(literal))
             << entry.path().string() << " spells \"" << literal << "\", a name an experiment owns";

@@ -28,10 +28,16 @@ json measurement(const Point& p, double center, double within_rel = 0.001) {
   std::vector<double> samples;
   for (int i = 0; i < 11; ++i)
     samples.push_back(center * (1 + within_rel * (i - 5) / 5.0));
-  return {
-      {"experiment", p.experiment}, {"params", p.params}, {"metric", p.metric}, {"unit", p.unit},
-      {"direction", p.direction},   {"samples", samples}, {"status", "ok"},     {"verified", true},
-      {"comparability_key", p.key}, {"class", p.metric_class}};
+  return {{"experiment", p.experiment},
+          {"params", p.params},
+          {"metric", p.metric},
+          {"unit", p.unit},
+          {"direction", p.direction},
+          {"samples", samples},
+          {"status", "ok"},
+          {"verified", true},
+          {"comparability_key", p.key},
+          {"class", p.metric_class}};
 }
 
 RunRecord run(const std::string& id, int minute, std::vector<json> ms,
@@ -180,8 +186,8 @@ TEST(Noise, TailsOfHostPhasesAreCapped) {
   for (int i = 0; i < 8; ++i) {
     std::vector<json> ms;
     for (int k = 0; k < 4; ++k) {
-      Point p{"overlap_matrix", "overall_ms", "ms", {{"n", k}}, "lower", fmt::format("t{}", k),
-              "host_phase"};
+      Point p{"overlap_matrix", "overall_ms",          "ms",        {{"n", k}},
+              "lower",          fmt::format("t{}", k), "host_phase"};
       ms.push_back(measurement(p, 1 + 0.01 * std::sin(i + 2.0 * k)));
     }
     runs.push_back(run(fmt::format("b{}", i), i, ms));
@@ -368,7 +374,8 @@ TEST(Formats, CountLineFirstAndLastRegressionsFirstAndOnlyChanged) {
   EXPECT_LT(md.find("**regression**"), md.find("<details><summary>1 points the same"));
   const json j = to_json({v});
   EXPECT_EQ(j["exit_code"], 1);
-  EXPECT_EQ(j["verdicts"][0]["multiple_comparisons"], "holm_weighted") << "the experiment taken whole joins the points";
+  EXPECT_EQ(j["verdicts"][0]["multiple_comparisons"], "holm_weighted")
+      << "the experiment taken whole joins the points";
   EXPECT_EQ(j["verdicts"][0]["points"][0]["change"], change_text(v.points[0]));
   EXPECT_EQ(j["verdicts"][0]["points"][0]["regression"], true);
   EXPECT_EQ(to_json({v}, {true})["verdicts"][0]["points"].size(), 5u);
@@ -503,8 +510,7 @@ TEST(Judge, AnExperimentSlowerAsAWholeIsFoundWhereItsPointsAreTooNoisy) {
   EXPECT_EQ(j["verdicts"][0]["whole_regressions"], 1);
   EXPECT_EQ(j["verdicts"][0]["multiple_comparisons"], "holm_weighted");
   EXPECT_EQ(j["verdicts"][0]["wholes"][0]["points"], 6);
-  EXPECT_NE(format_markdown({v}).find("| device memory | 6 | 1.05"),
-            std::string::npos);
+  EXPECT_NE(format_markdown({v}).find("| device memory | 6 | 1.05"), std::string::npos);
 }
 
 TEST(Judge, AHiccupOfOnePointLeavesItsExperimentWholeTheSame) {

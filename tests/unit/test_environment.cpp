@@ -22,6 +22,7 @@ TEST(Environment, RecordsHowDeviceAllRanTheGpus) {
   EXPECT_EQ(collect_environment(DeviceInfo{}).device_all->mode, "concurrent");
 
   setenv(device_all_variable, "garbage", 1);
-  EXPECT_FALSE(collect_environment(DeviceInfo{}).device_all) << "an unreadable value is not recorded";
+  EXPECT_FALSE(collect_environment(DeviceInfo{}).device_all)
+      << "an unreadable value is not recorded";
   unsetenv(device_all_variable);
 }

@@ -24,10 +24,10 @@ Measurement point(const std::string& experiment, const std::string& metric, cons
 } // namespace
 
 TEST(PointKey, TheOrderOfTheParametersDoesNotMakeAnotherPoint) {
-  const auto a = PointKey::of(point("offset_copy", "effective_bandwidth",
-                                    {{"word_bytes", 4}, {"offset", 1}}));
-  const auto b = PointKey::of(point("offset_copy", "effective_bandwidth",
-                                    {{"offset", 1}, {"word_bytes", 4}}));
+  const auto a =
+      PointKey::of(point("offset_copy", "effective_bandwidth", {{"word_bytes", 4}, {"offset", 1}}));
+  const auto b =
+      PointKey::of(point("offset_copy", "effective_bandwidth", {{"offset", 1}, {"word_bytes", 4}}));
   EXPECT_EQ(a, b);
   EXPECT_EQ(PointKeyHash{}(a), PointKeyHash{}(b));
   EXPECT_EQ(a.params, R"({"offset":1,"word_bytes":4})");

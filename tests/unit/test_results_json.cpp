@@ -36,15 +36,18 @@ std::string error_of(const json& doc) {
   return "";
 }
 
-}  // namespace
+} // namespace
 
-TEST(ResultsJson, AcceptsAValidDocument) { EXPECT_EQ(error_of(valid_doc()), ""); }
+TEST(ResultsJson, AcceptsAValidDocument) {
+  EXPECT_EQ(error_of(valid_doc()), "");
+}
 
 TEST(ResultsJson, NamesTheOffendingField) {
   json d = valid_doc();
   d["runs"][0]["measurements"][0]["samples"] = {1.0, "x"};
   d["runs"][0]["measurements"][0]["n"] = 2;
-  EXPECT_NE(error_of(d).find("runs[0].measurements[0].samples[1]"), std::string::npos) << error_of(d);
+  EXPECT_NE(error_of(d).find("runs[0].measurements[0].samples[1]"), std::string::npos)
+      << error_of(d);
 
   d = valid_doc();
   d["runs"][0]["measurements"][0]["n"] = 5;
@@ -116,7 +119,8 @@ TEST(ResultsJson, StreamedDocumentEqualsTheWholeDump) {
     const auto path = fs::temp_directory_path() / ("apod-stream-" + new_run_id() + ".json");
     OutputFile out(path.string(), {});
     write_results_json(out, [&](const auto& each) {
-      for (const auto& r : some) each(r);
+      for (const auto& r : some)
+        each(r);
     });
     out.commit();
     std::ifstream in(path);

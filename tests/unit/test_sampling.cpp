@@ -17,12 +17,13 @@ SamplingPolicy policy() {
   p.max_point_s = 5.0;
   return p;
 }
-}  // namespace
+} // namespace
 
 TEST(Sampling, StopsAtMinimumWhenSamplesAgree) {
   AdaptiveSampler s(policy());
   int taken = 0;
-  while (s.want_more()) s.add(1.0 + 0.0001 * (taken++ % 3));
+  while (s.want_more())
+    s.add(1.0 + 0.0001 * (taken++ % 3));
   const TimedSamples t = s.finish();
   EXPECT_EQ(t.size(), 10u) << "identical samples converge at the minimum count";
   EXPECT_EQ(t.stop_reason, stop_converged);
@@ -34,7 +35,8 @@ TEST(Sampling, NoisySamplesRunToTheCapAndAreFlagged) {
   p.max_samples = 50;
   AdaptiveSampler s(p);
   int taken = 0;
-  while (s.want_more()) s.add(taken++ % 2 ? 1.0 : 2.0);  // 50% spread never converges
+  while (s.want_more())
+    s.add(taken++ % 2 ? 1.0 : 2.0); // 50% spread never converges
   const TimedSamples t = s.finish();
   EXPECT_EQ(t.size(), 50u);
   EXPECT_EQ(t.stop_reason, stop_max_samples);
@@ -66,9 +68,11 @@ TEST(Sampling, ExcludedSamplesDoNotCountTowardTheMinimum) {
     ++taken;
   }
   const TimedSamples t = s.finish();
-  EXPECT_EQ(t.size(), 19u) << "10 used samples (even indices) need 19 taken when every other is excluded";
+  EXPECT_EQ(t.size(), 19u)
+      << "10 used samples (even indices) need 19 taken when every other is excluded";
   int excluded = 0;
-  for (auto e : t.excluded) excluded += e != 0;
+  for (auto e : t.excluded)
+    excluded += e != 0;
   EXPECT_EQ(excluded, 9);
   EXPECT_EQ(t.stop_reason, stop_converged) << "the slow excluded samples do not spoil the CI";
 }

@@ -107,7 +107,8 @@ TEST(Series, BandwidthIsBytesOverTimeWithFlagsKept) {
   EXPECT_DOUBLE_EQ(m.samples[2], 2000.0);
   EXPECT_EQ(m.unit, "GB/s");
   EXPECT_EQ(m.extra["bytes_moved"].get<double>(), 1e9);
-  EXPECT_EQ(m.used_samples(), (std::vector<double>{1000.0, 2000.0})) << "the flagged sample is left out";
+  EXPECT_EQ(m.used_samples(), (std::vector<double>{1000.0, 2000.0}))
+      << "the flagged sample is left out";
   const Measurement unverified = bandwidth_measurement({}, 1e9, times, /*verified=*/false);
   EXPECT_FALSE(point_status(unverified).ok()) << "an unverified output is never an ok point";
 }

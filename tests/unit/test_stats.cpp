@@ -20,7 +20,9 @@ TEST(Stats, MinMaxMeanAndSampleStddev) {
   EXPECT_NEAR(s.stddev, 2.138089935, 1e-9);
 }
 
-TEST(Stats, EmptyHasNoSamples) { EXPECT_EQ(summarize({}).n, 0); }
+TEST(Stats, EmptyHasNoSamples) {
+  EXPECT_EQ(summarize({}).n, 0);
+}
 
 TEST(Stats, QuartilesAndRelativeStddev) {
   const Summary s = summarize({1, 2, 3, 4, 5});
@@ -32,7 +34,8 @@ TEST(Stats, QuartilesAndRelativeStddev) {
 
 TEST(Stats, MedianConfidenceIntervalUsesBinomialOrderStatistics) {
   std::vector<double> v;
-  for (int i = 1; i <= 10; ++i) v.push_back(i);
+  for (int i = 1; i <= 10; ++i)
+    v.push_back(i);
   // n = 10: P(B <= 1) = 11/1024 <= 2.5% < P(B <= 2) = 56/1024, so j = 2: [x(2), x(9)].
   Summary s = summarize(v);
   EXPECT_DOUBLE_EQ(s.ci_low, 2);
@@ -44,7 +47,8 @@ TEST(Stats, MedianConfidenceIntervalUsesBinomialOrderStatistics) {
   EXPECT_DOUBLE_EQ(s.ci_high, 5);
   // The interval narrows as n grows: n = 100 gives ranks 40 and 61.
   v.clear();
-  for (int i = 1; i <= 100; ++i) v.push_back(i);
+  for (int i = 1; i <= 100; ++i)
+    v.push_back(i);
   s = summarize(v);
   EXPECT_DOUBLE_EQ(s.ci_low, 40);
   EXPECT_DOUBLE_EQ(s.ci_high, 61);
@@ -62,7 +66,7 @@ TEST(Stats, ExcludedSamplesAreLeftOutOfTheStatistics) {
 TEST(Measurement, SampleCountsAreUsedAndExcludedByTheStatisticsRule) {
   Measurement m;
   m.samples = {100, 1, 102, 101, 99};
-  m.excluded = {0, 1, 0, 2};  // the fifth sample has no flag: used, as by used_samples()
+  m.excluded = {0, 1, 0, 2}; // the fifth sample has no flag: used, as by used_samples()
   const SampleCounts counts = sample_counts(m);
   EXPECT_EQ(counts.used, m.used_samples().size());
   EXPECT_EQ(counts.used, 3u);
@@ -90,7 +94,8 @@ TEST(Measurement, PointStatusDecidesOkFailedOrExcludedWithOneText) {
   EXPECT_EQ(point_status(m).state, PointState::failed);
   EXPECT_EQ(point_status(m).reason, reason_not_verified);
   m.error = "cudaErrorIllegalAddress";
-  EXPECT_EQ(point_status(m).reason, "cudaErrorIllegalAddress") << "the error wins over the verification";
+  EXPECT_EQ(point_status(m).reason, "cudaErrorIllegalAddress")
+      << "the error wins over the verification";
   Measurement empty;
   empty.verified = true;
   EXPECT_EQ(point_status(empty).reason, reason_no_samples);
@@ -101,7 +106,8 @@ TEST(ExitCodes, EachErrorClassHasItsOwnCodeAndOnlyDeviceFailuresAre3) {
   EXPECT_EQ(exit_report(NoDevice("none")).code, exit_no_device);
   EXPECT_EQ(exit_report(CudaError("cudaMalloc failed", 2)).code, exit_no_device);
   EXPECT_EQ(exit_report(std::bad_alloc()).code, exit_resources);
-  EXPECT_EQ(exit_report(ResourceError("fork: Resource temporarily unavailable")).code, exit_resources);
+  EXPECT_EQ(exit_report(ResourceError("fork: Resource temporarily unavailable")).code,
+            exit_resources);
   EXPECT_EQ(exit_report(std::length_error("vector")).code, exit_resources);
   const ExitReport bug = exit_report(std::logic_error("template: unclosed section"));
   EXPECT_EQ(bug.code, exit_internal) << "an internal error must not claim a missing GPU";

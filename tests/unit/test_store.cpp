@@ -59,11 +59,10 @@ struct TempDir {
 // No experiment's declaration is linked into this test, but this one: its metric is on_chip,
 // so a point stored without a class can be seen to take its declared class rather than the
 // derived that a Measurement holds by default.
-APOD_DECLARE(Declaration{.name = "store_test_declared",
-                         .hidden = true,
-                         .metrics = {Metric{.name = "rate",
-                                            .unit = "GB/s",
-                                            .metric_class = MetricClass::on_chip}}});
+APOD_DECLARE(Declaration{
+    .name = "store_test_declared",
+    .hidden = true,
+    .metrics = {Metric{.name = "rate", .unit = "GB/s", .metric_class = MetricClass::on_chip}}});
 
 // One point of each class, in an experiment that no declaration names: the class read back can
 // only come from the store.
@@ -137,12 +136,12 @@ int64_t stored_version(const std::string& path) {
   return st.step() ? st.get_int("user_version") : -1;
 }
 
-}  // namespace
+} // namespace
 
 TEST(Store, InMemoryRunRoundTripKeepsEverySample) {
   Store store(":memory:", Store::Mode::read_write_create);
   const std::string id = store.begin_run("label '; DROP TABLE run; --", test_device(),
-      environment_from_json({{"host", "h"}}));
+                                         environment_from_json({{"host", "h"}}));
   store.save_experiment(id, test_experiment());
   store.finish_run(id, "partial");
 
@@ -212,7 +211,8 @@ TEST(Store, ReadOnlyOpenOfMissingFileFailsWithoutCreatingIt) {
 TEST(Store, RefusesFileThatIsNotSqliteAndLeavesItAlone) {
   TempDir dir;
   const auto path = dir.path / "notes.db";
-  std::ofstream(path) << "this is not a database, it is a text file with enough bytes to have a header";
+  std::ofstream(path)
+      << "this is not a database, it is a text file with enough bytes to have a header";
   const auto before = fs::file_size(path);
   try {
     Store(path.string(), Store::Mode::read_write_create);
@@ -228,7 +228,8 @@ TEST(Store, RefusesAnotherProgramsDatabase) {
   const auto path = (dir.path / "other.db").string();
   sqlite3* db = nullptr;
   sqlite3_open(path.c_str(), &db);
-  sqlite3_exec(db, "CREATE TABLE customers(id INTEGER); INSERT INTO customers VALUES (1);", nullptr, nullptr, nullptr);
+  sqlite3_exec(db, "CREATE TABLE customers(id INTEGER); INSERT INTO customers VALUES (1);", nullptr,
+               nullptr, nullptr);
   sqlite3_close(db);
   try {
     Store(path, Store::Mode::read_write_create);
@@ -272,7 +273,8 @@ TEST(Store, FailedSaveRollsBackTheWholeExperiment) {
   const std::string id = store.begin_run("", test_device(), Environment{});
   EXPECT_EQ(store.export_results()["runs"][0]["measurements"].size(), 0u);
   store.save_experiment(id, test_experiment());
-  EXPECT_THROW(store.save_experiment(id, test_experiment()), std::exception) << "same experiment twice in a run";
+  EXPECT_THROW(store.save_experiment(id, test_experiment()), std::exception)
+      << "same experiment twice in a run";
   EXPECT_EQ(store.export_results()["runs"][0]["measurements"].size(), 2u);
 }
 
@@ -365,7 +367,8 @@ TEST(Store, ImportIsIdempotentAndLossless) {
 
   Store b(":memory:", Store::Mode::read_write_create);
   EXPECT_TRUE(b.import_run(run_from_json(exported["runs"][0], "run")));
-  EXPECT_FALSE(b.import_run(run_from_json(exported["runs"][0], "run"))) << "importing the same run twice changes nothing";
+  EXPECT_FALSE(b.import_run(run_from_json(exported["runs"][0], "run")))
+      << "importing the same run twice changes nothing";
   EXPECT_EQ(b.export_results(), exported);
 }
 

@@ -87,9 +87,8 @@ TEST(StoredRuns, TheDriverBranchIsReadWhereNvmlRecordedIt) {
     const json doc = read_results_file(path);
     for (const json& run : doc["runs"]) {
       const Environment environment = environment_from_json(run["environment"]);
-      const json& state = run["environment"].contains("gpu_state")
-                              ? run["environment"]["gpu_state"]
-                              : json::object();
+      const json& state = run["environment"].contains("gpu_state") ? run["environment"]["gpu_state"]
+                                                                   : json::object();
       EXPECT_EQ(environment.driver_branch(), state.value("driver_branch", "")) << path;
     }
   }
