@@ -5,6 +5,12 @@
 namespace apod {
 namespace {
 
+// Its one point: the control copy. Under an injected fault the context breaks before anything
+// is recorded, and the run stores the experiment as failed instead.
+std::vector<PlannedPoint> plan(const PlanInput&) {
+  return {{{{"fault", "none"}}, {metrics::effective_bandwidth.name}}};
+}
+
 APOD_DECLARE(Declaration{
     .name = "fault_injection",
     .title = "Fault injection (test only)",
@@ -18,6 +24,7 @@ APOD_DECLARE(Declaration{
     .hidden = true,
     .params = {{.key = "fault", .title = "fault"}},
     .metrics = {metrics::effective_bandwidth},
+    .plan = plan,
 });
 
 } // namespace

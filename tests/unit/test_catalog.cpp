@@ -50,10 +50,8 @@ TEST(Catalog, PlannedPointsAreDeclared) {
     PlanInput in;
     in.quick = quick;
     for (const Declaration& d : declarations()) {
-      if (!d.plan) {
-        EXPECT_TRUE(d.hidden) << d.name << " plans no points";
-        continue;
-      }
+      // Hidden ones too: the gpu suite checks every experiment's records against its plan.
+      ASSERT_TRUE(d.plan) << d.name << " plans no points";
       const std::vector<PlannedPoint> points = d.plan(in);
       EXPECT_FALSE(points.empty()) << d.name;
       for (const PlannedPoint& p : points) {
