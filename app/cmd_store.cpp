@@ -81,9 +81,8 @@ json catalog_document(int ordinal, bool quick) {
             {"quick", quick},
             {"note", visible ? "the points of a run on this GPU (values the occupancy API or the "
                                "driver decides, e.g. partitions and resident blocks, are the "
-                               "plan's estimate; a point the run adds only when a measurement "
-                               "asks for it, such as a batched point for a transfer too short "
-                               "to time alone, is planned where the plan expects it)"
+                               "plan's estimate; a point with 'when' is added only under that "
+                               "condition)"
                              : "no GPU is visible: the points are planned for a nominal H100; "
                                "sizes that depend on the device differ on others"}}},
           {"experiments", catalog_json(&plan)}};

@@ -4,6 +4,7 @@
 
 #include "core/series.hpp"
 #include "in_flight.hpp"
+#include "memory_latency/chain.hpp"
 #include "memory_latency/declaration.hpp"
 
 namespace apod::littles {
@@ -40,6 +41,15 @@ std::vector<PlannedPoint> plan(const PlanInput& in) {
   points.push_back({shape_params(guide_launch, 4, 1, max_threads_per_sm(in.device)), {bandwidth}});
   points.push_back(
       {{{fraction.key, target_fraction}}, {in_flight_per_sm.name, device_in_flight.name}});
+  // Run without memory_latency before it, it chases DRAM itself (littles_law.cu): the quick
+  // DRAM working set.
+  const int64_t shared = in.device.shared_bytes_per_sm > 0 ? in.device.shared_bytes_per_sm
+                                                           : nominal_device().shared_bytes_per_sm;
+  const size_t chase_bytes = latency_probes(shared, in.device.l2_bytes, true).dram_bytes;
+  points.push_back(
+      {{{latency::level.key, latency::dram_level}, {latency::working_set.key, chase_bytes}},
+       {latency::ns.name},
+       "memory_latency did not run earlier in the run"});
   return points;
 }
 

@@ -201,6 +201,12 @@ struct Chart {
 struct PlannedPoint {
   json params = json::object();
   std::vector<std::string> metrics;
+  /// Empty: the point is measured on every run. Otherwise the condition, in words, under which
+  /// the run adds it (a batched point for a transfer too short to time alone; a latency chase
+  /// of an experiment's own when the experiment it reads did not run first): the gpu suite
+  /// accepts a recorded point that matches it, and a run where the condition does not hold
+  /// lacks it.
+  std::string when;
 };
 
 /// What the plan of points may depend on: the device (nominal_device() when none is visible)

@@ -427,8 +427,12 @@ json to_json(const Declaration& d, const PlanInput* plan_input) {
             {"charts", charts}};
   if (plan_input && d.plan) {
     json points = json::array();
-    for (const PlannedPoint& p : d.plan(*plan_input))
-      points.push_back({{"params", p.params}, {"metrics", p.metrics}});
+    for (const PlannedPoint& p : d.plan(*plan_input)) {
+      json point = {{"params", p.params}, {"metrics", p.metrics}};
+      if (!p.when.empty())
+        point["when"] = p.when;
+      points.push_back(std::move(point));
+    }
     j["points"] = points;
   }
   return j;

@@ -45,6 +45,29 @@ TEST(Catalog, WireFormReadsBackUnchanged) {
   }
 }
 
+// A point a run adds only under a condition says so in the catalog (`when`), and the others do
+// not: a reader of `apod list --json` can tell the points every run has from the rest.
+TEST(Catalog, ConditionalPointsSayWhen) {
+  PlanInput in;
+  const json written = catalog_json(&in);
+  int conditional = 0;
+  for (std::size_t i = 0; i < declarations().size(); ++i) {
+    const Declaration& d = declarations()[i];
+    const std::vector<PlannedPoint> points = d.plan(in);
+    ASSERT_EQ(written[i].at("points").size(), points.size()) << d.name;
+    for (std::size_t k = 0; k < points.size(); ++k) {
+      const json& point = written[i]["points"][k];
+      if (points[k].when.empty()) {
+        EXPECT_FALSE(point.contains("when")) << d.name << " " << point.dump();
+      } else {
+        ++conditional;
+        EXPECT_EQ(point.value("when", ""), points[k].when) << d.name;
+      }
+    }
+  }
+  EXPECT_GT(conditional, 0) << "no experiment plans a conditional point";
+}
+
 TEST(Catalog, PlannedPointsAreDeclared) {
   for (const bool quick : {false, true}) {
     PlanInput in;
