@@ -3,6 +3,7 @@
 // points it plans made of declared params and metrics only. The gpu suite checks the records a
 // run makes against the same declarations (tests/gpu/test_gpu_experiments.cpp).
 #include "core/catalog.hpp"
+#include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/series.hpp"
 
@@ -151,11 +152,14 @@ TEST(Catalog, ABadCatalogIsRefusedWithItsField) {
 // The names an experiment owns: its name, its metrics, and its params and extra keys that are
 // identifiers (with an underscore: "flops_per_byte", not a word such as "config" or "series",
 // which Vega-Lite and the page use for their own things), less the words core owns and every
-// experiment may use (common extras, the shared metrics, the peaks).
+// experiment may use (common extras, the shared metrics, the peaks, the device's fields as the
+// run record writes them: an experiment may store "sm_clock_khz" beside its figure).
 std::set<std::string> experiment_owned_names() {
   std::set<std::string> core;
   for (const Extra& e : common_extras())
     core.insert(e.key);
+  for (const auto& [key, value] : to_json(nominal_device()).items())
+    core.insert(key);
   for (const char* name : {keys::achievable_peak, keys::access_peak, keys::access_type})
     core.insert(name);
   core.insert(metrics::effective_bandwidth.name);
