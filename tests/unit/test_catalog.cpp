@@ -158,7 +158,8 @@ std::set<std::string> experiment_owned_names() {
   std::set<std::string> core;
   for (const Extra& e : common_extras())
     core.insert(e.key);
-  for (const auto& [key, value] : to_json(nominal_device()).items())
+  const json device = to_json(nominal_device());
+  for (const auto& [key, value] : device.items())
     core.insert(key);
   for (const char* name : {keys::achievable_peak, keys::access_peak, keys::access_type})
     core.insert(name);
