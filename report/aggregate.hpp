@@ -4,22 +4,11 @@
 #pragma once
 
 #include "core/measurement.hpp"
-#include "model.hpp"
 
 #include <optional>
-#include <string>
 #include <vector>
 
 namespace apod::report {
-
-/// The verified points of `metric` grouped by device model and parameters, in first-seen order:
-/// computed once when the page model is built (group_across_runs), read by every section.
-inline const std::vector<PointAcrossRuns>& points_across_runs(const MetricView& metric) {
-  return metric.across;
-}
-
-/// Groups `metric`'s verified points by device model and parameters and summarises each group.
-std::vector<PointAcrossRuns> group_across_runs(const MetricView& metric);
 
 /// The median of `values` (apod::summarize), or nothing when there are none.
 std::optional<double> median_of(const std::vector<double>& values);
@@ -30,7 +19,7 @@ template <class Target> void summarise_across_runs(Target& target);
 
 template <class Target> void summarise_across_runs(Target& target) {
   std::vector<double> medians, pct_limit, pct_peak;
-  for (const PointView* point : target.points) {
+  for (const auto* point : target.points) {
     medians.push_back(point->median);
     if (point->pct_of_limit)
       pct_limit.push_back(*point->pct_of_limit);

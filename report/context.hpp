@@ -7,7 +7,7 @@
 #pragma once
 
 #include "headlines.hpp"
-#include "report.hpp"
+#include "options.hpp"
 #include "tables.hpp"
 #include "verdict.hpp"
 

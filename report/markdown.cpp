@@ -2,7 +2,7 @@
 // summary, in the shape of nvbench's output (per benchmark and device, a row per state: axis
 // values, samples, GPU time, noise, and bandwidth utilisation), plus the headline figures and the
 // verdict against the pinned baseline that the HTML page puts on its first screen.
-#include "report.hpp"
+#include "markdown.hpp"
 
 #include "format.hpp"
 #include "headlines.hpp"

@@ -1,7 +1,7 @@
 #include "matched.hpp"
 
 #include "format.hpp"
-#include "telemetry.hpp"
+#include "watts.hpp"
 
 #include <algorithm>
 #include <map>

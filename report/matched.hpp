@@ -6,7 +6,7 @@
 
 #include "aggregate.hpp"
 #include "model.hpp"
-#include "report.hpp"
+#include "options.hpp"
 
 #include <optional>
 #include <string>

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace apod::report {
 
@@ -394,6 +395,29 @@ PageModel build_page_model(const std::vector<RunRecord>& stored, const json& cat
   for (std::size_t i = 0; i < page.experiments.size(); ++i)
     page.experiments[i].anchor = anchor_for(page.experiments[i].name, static_cast<int>(i) + 1);
   return page;
+}
+
+std::vector<PointAcrossRuns> group_across_runs(const MetricView& metric) {
+  std::vector<PointAcrossRuns> groups;
+  // The device model beside the point's key, interned: one address per point, so the key
+  // compares pointers.
+  std::map<std::pair<std::string_view, const PointKey*>, std::size_t> index_of;
+  for (const auto& point : metric.points) {
+    if (!point.ok)
+      continue;
+    const json& params = point.measurement->params;
+    const auto key = std::pair(std::string_view(point.run->device_model), point.key);
+    auto [it, added] = index_of.try_emplace(key, groups.size());
+    if (added) {
+      groups.emplace_back();
+      groups.back().device_model = point.run->device_model;
+      groups.back().params = &params;
+    }
+    groups[it->second].points.push_back(&point);
+  }
+  for (auto& group : groups)
+    summarise_across_runs(group);
+  return groups;
 }
 
 std::optional<double> published_pct_of_limit(const json& figure, LimitKind kind) {

@@ -86,7 +86,7 @@ struct PointView {
   std::optional<double> unit_limit;
 };
 
-/// One point (device model and parameters) across the runs that measured it (aggregate.hpp).
+/// One point (device model and parameters) across the runs that measured it (group_across_runs).
 struct PointAcrossRuns {
   std::string device_model;
   const json* params = nullptr;         ///< of the first run's point
@@ -190,6 +190,16 @@ struct PageModel {
   /// The names of the runs that did not measure an achievable peak.
   std::vector<std::string> runs_without_peak() const;
 };
+
+/// The verified points of `metric` grouped by device model and parameters, in first-seen order:
+/// computed once when the page model is built (group_across_runs), read by every section.
+inline const std::vector<PointAcrossRuns>& points_across_runs(const MetricView& metric) {
+  return metric.across;
+}
+
+/// Groups `metric`'s verified points by device model and parameters and summarises each group
+/// (summarise_across_runs, aggregate.hpp).
+std::vector<PointAcrossRuns> group_across_runs(const MetricView& metric);
 
 /// Groups runs by experiment and metric, with `catalog` (the catalog's wire form, as
 /// `apod list --json` prints it: catalog_json(); read by catalog_from_json) supplying titles,

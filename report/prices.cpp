@@ -1,5 +1,5 @@
 // `apod report --prices FILE`: device model -> price in USD, for the per-dollar view.
-#include "report.hpp"
+#include "prices.hpp"
 
 #include "core/errors.hpp" // apod::InputError: exit code 2
 #include "core/input_file.hpp"

@@ -1,6 +1,5 @@
 #include "provenance.hpp"
 
-#include "charts.hpp"
 #include "context.hpp"
 #include "format.hpp"
 

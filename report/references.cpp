@@ -1,5 +1,6 @@
+#include "references.hpp"
+
 #include "assets.hpp"
-#include "report.hpp"
 
 namespace apod::report {
 

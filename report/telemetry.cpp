@@ -1,8 +1,7 @@
 #include "telemetry.hpp"
 
 #include "aggregate.hpp"
-#include "analysis/power.hpp"
-#include "charts.hpp"
+#include "charts/chart.hpp"
 #include "context.hpp"
 #include "core/measurement.hpp"
 #include "format.hpp"
@@ -91,21 +90,6 @@ TelemetrySummary summarise_telemetry(const RunView& run) {
     if (reading.throttle_reasons.value_or(0) != 0)
       ++summary.throttled;
   return summary;
-}
-
-std::optional<double> median_power_w(const RunView& run) {
-  return run.median_power_w;
-}
-
-std::optional<double> point_watts(const PointView& point) {
-  // The power drawn during the point's work (analysis/power.hpp: its energy counter, else the
-  // readings during it or its experiment); runs recorded before telemetry named the experiment
-  // in flight have only their median power.
-  const Telemetry& telemetry = point.run->run->telemetry;
-  if (const auto p =
-          point_power_w(point.measurement->extra, telemetry, point.measurement->experiment))
-    return p->watts;
-  return telemetry_names_experiments(telemetry) ? std::nullopt : median_power_w(*point.run);
 }
 
 json telemetry_chart_spec(const PageModel& page, std::size_t max_runs, std::size_t max_points) {

@@ -22,13 +22,6 @@ struct TelemetrySummary {
 /// The statistics of a run's telemetry (apod::summarize over each quantity's readings).
 TelemetrySummary summarise_telemetry(const RunView& run);
 
-/// The median power_w of the run's telemetry: the watts of the per-watt figures.
-std::optional<double> median_power_w(const RunView& run);
-
-/// The power drawn during `point`'s work, for its per-watt figure: the one place the report
-/// decides which watts a figure is divided by.
-std::optional<double> point_watts(const PointView& point);
-
 /// A chart of SM clock, power and temperature over the newest `max_runs` runs with telemetry.
 /// Readings are thinned to at most `max_points` per run (every k-th), which a chart this small
 /// cannot show anyway. Null when no run has telemetry.

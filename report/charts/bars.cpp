@@ -2,8 +2,10 @@
 // combination of the panel params (each on its own scale: they may differ ~100x), with the
 // published figures of the same params at the same places. Runs are always combined per device
 // model: several bars per x leave no room for a bar per run.
-#include "charts/declared.hpp"
+#include "charts/bars.hpp"
 
+#include "charts/series.hpp"
+#include "charts/tooltips.hpp"
 #include "format.hpp"
 
 #include <algorithm>

@@ -1,17 +1,17 @@
-// Which charts an experiment's section shows: each chart its declaration names, drawn by its
-// shape; where none can be drawn from the stored points (another version, an experiment the
-// catalog lacks), one generic chart per metric.
+// What the shapes of a declared chart share, and the generic sweep of a metric: its first param
+// across, the first other param that splits its series, a model its points store beside it.
 #include "charts/declared.hpp"
 
+#include "charts/series.hpp"
+#include "charts/sweep.hpp"
+#include "charts/tooltips.hpp"
 #include "format.hpp"
 
 #include <algorithm>
 #include <map>
 #include <set>
 
-namespace apod::report {
-
-namespace charts {
+namespace apod::report::charts {
 
 const MetricView* drawable_metric(const ExperimentView& experiment, const std::string& name) {
   for (const auto& metric : experiment.metrics)
@@ -145,47 +145,4 @@ ChartBlock sweep_block(const DesignInput& in, const Sweep& sweep, const std::str
           caption(what, in.page, sweep_plan(in.page, sweep), sentences)};
 }
 
-std::optional<ChartBlock> chart_block(const DesignInput& in, const Chart& chart) {
-  switch (chart.shape) {
-  case ChartShape::heatmap:
-    return heatmap_chart(in, chart);
-  case ChartShape::bars:
-    return bars_chart(in, chart);
-  case ChartShape::sweep:
-    break;
-  }
-  const auto sweep = declared_sweep(in, chart);
-  if (!sweep)
-    return std::nullopt;
-  return sweep_block(in, *sweep, chart.caption, sweep->sentences);
-}
-
-} // namespace charts
-
-std::vector<ChartBlock> experiment_charts(const PageModel& page, const ExperimentView& experiment,
-                                          const std::vector<const json*>& published) {
-  const charts::DesignInput in{page, experiment, published};
-  std::vector<ChartBlock> blocks;
-  for (const Chart& chart : experiment.declaration->charts)
-    if (auto block = charts::chart_block(in, chart))
-      blocks.push_back(std::move(*block));
-  if (!blocks.empty())
-    return blocks;
-  // The metrics its charts draw (every metric of an experiment that declares no chart).
-  std::vector<std::string> charted;
-  for (const Chart& chart : experiment.declaration->charts)
-    charts::add_unique(charted, chart.metric);
-  for (const auto& metric : experiment.metrics) {
-    if (metric.ok_count() == 0) // nothing verified to draw (the table says why)
-      continue;
-    if (!charted.empty() &&
-        std::find(charted.begin(), charted.end(), metric.metric) == charted.end())
-      continue;
-    const charts::Sweep sweep = charts::generic_sweep(in, metric);
-    blocks.push_back(charts::sweep_block(
-        in, sweep, metric_title(metric.title(), metric.unit) + " against " + sweep.x_title));
-  }
-  return blocks;
-}
-
-} // namespace apod::report
+} // namespace apod::report::charts

@@ -1,11 +1,10 @@
-// The charts an experiment declares (core/catalog.hpp's Chart), drawn by the shape they name:
-// a sweep (sweep.cpp), a heatmap (heatmap.cpp) or grouped bars (bars.cpp), with the rules,
-// notes, models, bounds and caption figures the declaration asks for. Nothing here knows an
-// experiment: every name comes from the declaration. A chart whose stored points lack what it
-// names (another version of the experiment) is not drawn, and the experiment then gets one
-// generic chart per metric.
+// What the shapes of a declared chart (core/catalog.hpp's Chart) share: what every shape reads,
+// the points a declaration names, the chart of a sweep with its caption, and the generic sweep of
+// a metric that no declared chart draws. Nothing here knows an experiment: every name comes from
+// the declaration.
 #pragma once
 
+#include "charts/chart.hpp"
 #include "charts/plot.hpp"
 
 #include <optional>
@@ -30,22 +29,9 @@ bool has_params(const MetricView& metric, const std::vector<std::string>& params
 /// Points whose parameter `key` equals `value` (any point when `key` is empty).
 Keep param_is(const std::string& key, const json& value);
 
-/// The sweep a declared sweep chart draws, or nothing when its points lack its params.
-std::optional<Sweep> declared_sweep(const DesignInput& in, const Chart& chart);
-
 /// A generic sweep of `metric`: its first param across, the first other param that splits a
 /// point's series by colour, a model its points store beside it.
 Sweep generic_sweep(const DesignInput& in, const MetricView& metric);
-
-/// The heatmap of a declared heatmap chart, or nothing (heatmap.cpp).
-std::optional<ChartBlock> heatmap_chart(const DesignInput& in, const Chart& chart);
-
-/// The grouped bars of a declared bars chart, or nothing (bars.cpp).
-std::optional<ChartBlock> bars_chart(const DesignInput& in, const Chart& chart);
-
-/// A declared chart drawn by its shape, or nothing when its experiment's stored points lack what
-/// it names.
-std::optional<ChartBlock> chart_block(const DesignInput& in, const Chart& chart);
 
 /// A caption: what is drawn, then how runs are combined, then each further sentence.
 std::string caption(const std::string& what, const PageModel& page, const SeriesPlan& plan,

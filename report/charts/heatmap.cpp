@@ -2,8 +2,9 @@
 // declared panel param (and device model), the x param across, the y param down (its declared
 // labels, after an extra figure such as a vector width), each cell coloured by its share of the
 // achievable peak of its access type and labelled with its value.
-#include "charts/declared.hpp"
+#include "charts/heatmap.hpp"
 
+#include "charts/series.hpp"
 #include "format.hpp"
 
 #include <algorithm>

@@ -1,5 +1,7 @@
 #include "charts/littles_bound.hpp"
 
+#include "charts/series.hpp"
+#include "charts/sweep_rows.hpp"
 #include "format.hpp"
 
 #include "core/theory.hpp"

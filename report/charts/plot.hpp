@@ -1,9 +1,10 @@
-// Inside the report's charts (report/charts/): how the points of one chart are chosen, split into
-// series a reader can tell apart, and drawn with what explains them (limits in words, the model,
-// the source documents' figures, rules a design adds). Every chart shape builds on this.
+// Inside the report's charts (report/charts/): the types every chart shape builds on (types only,
+// no .cpp). The functions on them choose the points of one chart and split them into series a
+// reader can tell apart (series.hpp), and draw them with what explains them: limits in words, the
+// model, the source documents' figures, rules a design adds (tooltips.hpp, sweep_rows.hpp,
+// sweep.hpp).
 #pragma once
 
-#include "charts.hpp"
 #include "model.hpp"
 
 #include <functional>
@@ -57,71 +58,6 @@ struct Note {
   std::string tip; ///< its tooltip: the figure with its unit
 };
 
-/// The ok points of `metric` that `keep` accepts, in stored order.
-std::vector<const PointView*> kept_points(const MetricView& metric, const Keep& keep);
-
-/// Runs apart while runs x colour values fit the series limit (and the page does not summarise
-/// runs); else summarised per device model: a line per model where the model is the only split,
-/// else one panel per model.
-SeriesPlan plan_series(const PageModel& page, const std::vector<const PointView*>& points,
-                       const std::string& colour, const std::string& colour_title);
-
-/// The plotted points under `plan`, in first-seen order.
-std::vector<Plotted> plot_points(const std::vector<const PointView*>& points,
-                                 const SeriesPlan& plan);
-
-/// The ok points of `metric` that `keep` accepts, plotted under another chart's plan, so a rule
-/// or note made from them follows that chart's series and panels.
-std::vector<Plotted> plotted_as(const MetricView& metric, const Keep& keep, const SeriesPlan& plan);
-
-/// Several runs always summarised per device model (charts that cannot draw runs apart: a
-/// heatmap, grouped bars; caption figures), with several models in panels or as the series.
-SeriesPlan summarised_plan(const std::vector<const PointView*>& points, const std::string& colour,
-                           bool panels);
-
-/// `value` added to `list` unless it is there already (first-seen order).
-void add_unique(std::vector<std::string>& list, const std::string& value);
-
-/// The series and panel a run's figure belongs to under `plan` (for rules that follow a series).
-std::string series_of(const SeriesPlan& plan, const RunView& run, const json& params);
-std::string facet_of(const SeriesPlan& plan, const RunView& run);
-
-/// A number as a label: whole numbers without decimals ("16", "512"), others as format_number.
-std::string plain_number(double value);
-
-/// A published figure as a label: "512 threads", "800 cycles", "1.50" (no unit for "1").
-std::string number_with_unit(double value, const std::string& unit);
-
-/// Whose figure a plotted point is, where the chart tells runs or devices apart: the run's
-/// name (runs apart), the device model (several models summarised), else "".
-std::string who_of(const SeriesPlan& plan, const Plotted& plotted);
-
-/// The median over the plotted points of the number at `extra[key]`, or nothing.
-std::optional<double> extra_median(const Plotted& plotted, const std::string& key);
-
-/// The parameter's value as a chart value: the number, or its text.
-json axis_value(const json& params, const std::string& key);
-
-/// The words a point's limit goes by: its extra.limit_label, else the experiment's limit phrase.
-std::string limit_words_of(const ExperimentView& experiment, const PointView& point);
-
-/// Tooltip texts of a plotted point (run or device, point, median, interval, n, % of limit and
-/// of the achievable peak), as row fields, and the matching tooltip encoding.
-void add_tooltip_fields(json& row, const Plotted& plotted, const ExperimentView& experiment,
-                        const MetricView& metric);
-json measured_tooltip(const ExperimentView& experiment, const MetricView& metric,
-                      const SeriesPlan& plan, const std::vector<Plotted>& plotted, bool with_model);
-
-/// The source documents' figures of this experiment and metric.
-std::vector<const json*> published_for(const std::vector<const json*>& figures,
-                                       const ExperimentView& experiment, const std::string& metric);
-
-/// A chart's colour encoding with its domain in series order and a legend that is never cut.
-json colour_encoding(const std::vector<std::string>& series, const std::string& title);
-
-/// The distinct series of `plotted`, in first-seen order ("" left out).
-std::vector<std::string> series_order(const std::vector<Plotted>& plotted);
-
 /// What a chart draws against one parameter: the measured median, whiskers or a band, the
 /// model, limits in words, the published figures and the rules of its design.
 struct Sweep {
@@ -154,21 +90,5 @@ struct Sweep {
   /// figures'.
   std::vector<std::string> sentences;
 };
-
-/// The points a sweep draws: its keep, and only points that have its x parameter.
-Keep sweep_keep(const Sweep& sweep);
-
-/// A plotted point's x: its x parameter, or, for an experiment without one, its run (or device
-/// model when summarised).
-json x_of(const Sweep& sweep, const Plotted& plotted);
-
-/// The Vega-Lite spec of a sweep.
-json sweep_spec(const PageModel& page, const ExperimentView& experiment, const Sweep& sweep);
-
-/// The plan a sweep's points get (for captions and rules that follow its series).
-SeriesPlan sweep_plan(const PageModel& page, const Sweep& sweep);
-
-/// "…; runs summarised per device model …" etc.: how the runs are drawn, for a caption.
-std::string runs_sentence(const PageModel& page, const SeriesPlan& plan);
 
 } // namespace apod::report::charts

@@ -1,10 +1,11 @@
 // Which points a chart draws and how its runs become series: runs apart while a reader can
 // tell them apart, else one line per device model (median of the run medians, with their range
 // as a band), in panels per model when even that is too many.
-#include "charts/plot.hpp"
+#include "charts/series.hpp"
 
+#include "charts/chart.hpp"
 #include "format.hpp"
-#include "summary.hpp"
+#include "summary_table.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,8 +1,12 @@
 // The sweep: a metric against one parameter, as lines, points or bars, with its whiskers or
 // band, the model beside it (dashed, in the series' colour), limits named in words (red,
 // dashed), the published figures (black diamonds) and the rules of its design.
-#include "charts/sweep_rows.hpp"
+#include "charts/sweep.hpp"
 
+#include "charts/chart.hpp"
+#include "charts/series.hpp"
+#include "charts/sweep_rows.hpp"
+#include "charts/tooltips.hpp"
 #include "format.hpp"
 
 #include <algorithm>

@@ -2,9 +2,12 @@
 // draws: its axes and series from the declared params, its model, the rules and notes it names
 // read from the same runs' figures, the Little's-law bound of each launch, and the figures its
 // caption states.
-#include "charts/declared.hpp"
-#include "charts/littles_bound.hpp"
+#include "charts/sweep_of.hpp"
 
+#include "charts/littles_bound.hpp"
+#include "charts/series.hpp"
+#include "charts/sweep.hpp"
+#include "charts/tooltips.hpp"
 #include "format.hpp"
 
 #include <algorithm>

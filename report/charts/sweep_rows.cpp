@@ -1,5 +1,7 @@
 #include "charts/sweep_rows.hpp"
 
+#include "charts/series.hpp"
+#include "charts/tooltips.hpp"
 #include "format.hpp"
 
 #include <algorithm>

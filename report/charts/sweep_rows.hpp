@@ -38,6 +38,13 @@ struct SweepData {
   bool positive_y = true; ///< every drawn y > 0 (a log y axis can place them)
 };
 
+/// The points a sweep draws: its keep, and only points that have its x parameter.
+Keep sweep_keep(const Sweep& sweep);
+
+/// A plotted point's x: its x parameter, or, for an experiment without one, its run (or device
+/// model when summarised).
+json x_of(const Sweep& sweep, const Plotted& plotted);
+
 /// Everything a sweep draws, as rows.
 SweepData sweep_data(const PageModel& page, const ExperimentView& experiment, const Sweep& sweep);
 

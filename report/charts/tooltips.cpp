@@ -1,9 +1,9 @@
 // What a reader sees on hovering a point: the run (or device), the point, its figures with
 // units, and what they are read against, in words.
-#include "charts/plot.hpp"
+#include "charts/tooltips.hpp"
 
 #include "format.hpp"
-#include "summary.hpp"
+#include "summary_table.hpp"
 
 #include <algorithm>
 

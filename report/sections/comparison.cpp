@@ -3,13 +3,13 @@
 // the device's own limit, relative performance, per-$ and per-W where prices and power are known,
 // a composite per family of limit with its definition, and published figures beside the same
 // measurement only. DRAM, PCIe and every other unit have charts of their own.
-#include "sections/sections.hpp"
+#include "sections/comparison.hpp"
 
-#include "comparison_charts.hpp"
+#include "charts/comparison.hpp"
 #include "format.hpp"
 #include "matched.hpp"
 #include "palette.hpp"
-#include "telemetry.hpp"
+#include "watts.hpp"
 
 #include <fmt/format.h>
 

@@ -1,9 +1,10 @@
 // Environment and time, for the reader who asks whether two runs are comparable: what differs
 // between the runs' environments, where the time went, what NVML saw (telemetry), and each run's
-// environment (the newest runs; the rest are in the database). Built by report/provenance.cpp and
-// report/telemetry.cpp.
-#include "sections/sections.hpp"
+// environment (the newest runs; the rest are in the database). Built by report/provenance.cpp,
+// report/charts/time.cpp and report/telemetry.cpp.
+#include "sections/environment.hpp"
 
+#include "charts/time.hpp"
 #include "provenance.hpp"
 #include "telemetry.hpp"
 

@@ -1,13 +1,13 @@
 // One section per experiment present in the results: title, description, citation, notes,
-// failures, its charts (experiment_charts, report/charts/designs.cpp),
+// failures, its charts (experiment_charts, report/charts/experiment_charts.cpp),
 // a table of every point (summarised across runs past runs_drawn_apart), and the published
 // figures of that experiment.
-#include "sections/sections.hpp"
+#include "sections/experiments.hpp"
 
 #include "aggregate.hpp"
-#include "charts.hpp"
+#include "charts/experiment_charts.hpp"
 #include "format.hpp"
-#include "summary.hpp"
+#include "summary_table.hpp"
 
 #include <fmt/format.h>
 

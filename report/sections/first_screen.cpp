@@ -5,7 +5,7 @@
 //   listed.
 // - A buyer: which model is better for what? One line per matched figure, with per-$ and per-W
 //   where prices and power are known.
-#include "sections/sections.hpp"
+#include "sections/first_screen.hpp"
 
 #include "format.hpp"
 #include "matched.hpp"

@@ -3,10 +3,10 @@
 // machine on the model's date axis), its newest value, its change points and its verdict against
 // the pinned baseline; a row opens onto the full chart, drawn on demand. The headline figures
 // come first; every other figure follows, folded by experiment.
-#include "sections/sections.hpp"
+#include "sections/history.hpp"
 
+#include "charts/history.hpp"
 #include "format.hpp"
-#include "history_chart.hpp"
 #include "html.hpp"
 #include "palette.hpp"
 #include "timeline.hpp"

@@ -1,6 +1,6 @@
 // Runs and devices, for the reader who checks where the numbers came from: a table of the runs
 // (folded past 40) and one card per GPU (by uuid) with its facts and limits.
-#include "sections/sections.hpp"
+#include "sections/runs.hpp"
 
 #include "format.hpp"
 

@@ -1,9 +1,9 @@
 // Every headline figure in one compact table, for the reader who wants all of them at once
 // (BabelStream's summary: the figure, % of its limit and of the achievable peak, and with
-// several runs their spread). The table itself is built by report/summary.cpp.
-#include "sections/sections.hpp"
+// several runs their spread). The table itself is built by report/summary_table.cpp.
+#include "sections/summary.hpp"
 
-#include "summary.hpp"
+#include "summary_table.hpp"
 
 namespace apod::report {
 

@@ -4,7 +4,7 @@
 // deeply nested file once overflowed the stack while its error message was formatted) or a
 // sanitizer report is a bug.
 #include "core/errors.hpp"
-#include "report.hpp"
+#include "prices.hpp"
 
 #include <unistd.h>
 

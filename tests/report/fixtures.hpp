@@ -1,8 +1,9 @@
 // Loads the report tests' synthetic fixtures (tests/report/fixtures, made by make_fixtures.py).
 #pragma once
 
-#include "charts.hpp"
+#include "charts/chart.hpp"
 #include "charts/declared.hpp"
+#include "charts/experiment_charts.hpp"
 #include "core/results_json.hpp"
 #include "model.hpp"
 

@@ -1,9 +1,9 @@
-// The buyer's comparison (report/matched.cpp, comparison_charts.cpp, sections/comparison.cpp):
+// The buyer's comparison (report/matched.cpp, charts/comparison.cpp, sections/comparison.cpp):
 // matched points only, each figure against its own device's limit, published figures beside the
 // same measurement only, DRAM and PCIe on charts of their own, per-$ and per-W only with two or
 // more models, stable colours, sortable tables and the composite; the --prices file's checks; and
 // a point's own limit (extra.limit_gbs).
-#include "comparison_charts.hpp"
+#include "charts/comparison.hpp"
 #include "context.hpp"
 #include "core/errors.hpp"
 #include "fixtures.hpp"

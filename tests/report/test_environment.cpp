@@ -1,10 +1,12 @@
 // Where each number came from: the environment panels, what differs between the runs, where the
 // time went, and telemetry, on the history fixture.
+#include "charts/time.hpp"
 #include "fixtures.hpp"
 #include "page_text.hpp"
 #include "provenance.hpp"
 #include "report.hpp"
 #include "telemetry.hpp"
+#include "watts.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,13 +1,13 @@
-// The history as a timeline (report/timeline.cpp, history_chart.cpp, sections/history.cpp) on the
+// The history as a timeline (report/timeline.cpp, charts/history.cpp, sections/history.cpp) on the
 // history fixture (10 H200 runs with a 10 % step from the 7th and a one-run spike in the 4th; 2
 // A100 runs, the second without peak_copy), and the per-run figures it rests on: each run's
 // achievable peak and % of it, the headline series with their run-to-run spread, and the charts
 // of many runs summarised per device model.
-#include "charts.hpp"
+#include "charts/chart.hpp"
+#include "charts/history.hpp"
 #include "fixtures.hpp"
 #include "format.hpp"
 #include "headlines.hpp"
-#include "history_chart.hpp"
 #include "page_text.hpp"
 #include "report.hpp"
 #include "timeline.hpp"

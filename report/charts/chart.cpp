@@ -1,12 +1,4 @@
-#include "charts.hpp"
-
-#include "aggregate.hpp"
-#include "charts/declared.hpp"
-#include "format.hpp"
-#include "summary.hpp"
-
-#include <algorithm>
-#include <map>
+#include "charts/chart.hpp"
 
 namespace apod::report {
 
@@ -34,13 +26,6 @@ std::string vega_lite_field(const std::string& parent, const std::string& key) {
     field += c;
   }
   return field;
-}
-
-json build_chart_spec(const PageModel& page, const ExperimentView& experiment,
-                      const MetricView& metric) {
-  const std::vector<const json*> none;
-  const charts::DesignInput in{page, experiment, none};
-  return charts::sweep_spec(page, experiment, charts::generic_sweep(in, metric));
 }
 
 } // namespace apod::report

@@ -1,5 +1,7 @@
-// Where the time went: each run's wall time stacked by experiment (provenance.hpp).
-#include "charts.hpp"
+// Where the time went: each run's wall time stacked by experiment (charts/time.hpp).
+#include "charts/time.hpp"
+
+#include "charts/chart.hpp"
 #include "provenance.hpp"
 
 #include <fmt/format.h>

@@ -1,4 +1,4 @@
-#include "summary.hpp"
+#include "summary_table.hpp"
 
 #include "format.hpp"
 

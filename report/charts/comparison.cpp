@@ -1,6 +1,6 @@
-#include "comparison_charts.hpp"
+#include "charts/comparison.hpp"
 
-#include "charts.hpp"
+#include "charts/chart.hpp"
 #include "format.hpp"
 #include "palette.hpp"
 

@@ -1,6 +1,6 @@
-#include "history_chart.hpp"
+#include "charts/history.hpp"
 
-#include "charts.hpp"
+#include "charts/chart.hpp"
 #include "format.hpp"
 #include "palette.hpp"
 

@@ -1,0 +1,23 @@
+// What the caller adds to the results: the prices of device models and the pinned baseline.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace apod::report {
+
+/// Device model (the device's `name`, e.g. "NVIDIA H200") -> price in US dollars, in file order.
+using Prices = std::vector<std::pair<std::string, double>>;
+
+/// What the caller adds to the results.
+struct RenderOptions {
+  /// Prices for the hardware comparison's GB/s per $1000 (`apod report --prices`); may be empty.
+  Prices prices;
+  /// The id of the pinned baseline run (the store's baseline_run setting, `apod baseline set`):
+  /// the first screen and the history judge the newest run of its device model against it.
+  /// Empty: none pinned.
+  std::string baseline_run;
+};
+
+} // namespace apod::report

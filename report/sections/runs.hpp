@@ -1,0 +1,13 @@
+// One section of the page, drawn by its partial templates/sections/runs.mustache. report.cpp
+// puts the sections in page order; one with nothing to say for these runs returns false and is
+// left out, of the page and of its table of contents.
+#pragma once
+
+#include "context.hpp"
+
+namespace apod::report {
+
+/// The runs and one card per GPU.
+mustache::data runs_section(const PageContext& context);
+
+} // namespace apod::report
