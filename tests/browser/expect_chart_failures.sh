@@ -1,12 +1,18 @@
 #!/bin/sh
-# The browser test's chart checks must fail where a chart is broken: renders the one-run fixture
-# with broken_charts_catalog.json (h2d_copy's own spec encodes opacity by an unsorted name,
-# gives each of its 18 points a series and cuts its y title at 40 px) and passes only when the
-# browser test fails naming all three. Exits 77 where the browser test is skipped.
-#   expect_chart_failures.sh RENDER_FIXTURE RESULTS.json REFERENCES.json
+# The browser test's chart checks must fail where a chart is broken. Declarations cannot draw a
+# broken chart (the report builds every spec, caps series at 10 and sets no title limit), so this
+# renders the one-run fixture with the synthetic catalog and then breaks the first chart's spec in
+# the page (tests/browser/break_chart.py): a Vega-Lite warning (opacity on an unsorted nominal
+# field), a series per point and a y title cut at 40 px. Passes only when the browser test fails
+# naming all three. Exits 77 where the browser test is skipped.
+#   expect_chart_failures.sh RENDER_FIXTURE RESULTS.json CATALOG.json REFERENCES.json
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-out=$(sh "$here/run_browser_test.sh" --render "$1" "$2" "$here/broken_charts_catalog.json" "$3") &&
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/apod-broken-charts.XXXXXX")
+trap 'rm -rf "$workdir"' EXIT
+"$1" "$2" "$3" "$4" "$workdir/report.html"
+python3 "$here/break_chart.py" "$workdir/report.html"
+out=$(sh "$here/run_browser_test.sh" "$workdir/report.html") &&
   { echo "FAIL: the browser test passed a page with broken charts"; echo "$out"; exit 1; }
 status=$?
 echo "$out"

@@ -172,8 +172,8 @@ RunRecord run_of(const DeviceInfo& device, int index, const std::string& label, 
   r.finished_at = r.started_at;
   r.status = "complete";
   r.apod_version = synthetic;
-  r.device = to_json(device);
-  r.environment = {{"host", "synthetic-host"}, {"synthetic", synthetic}};
+  r.device = device;
+  r.environment.host = "synthetic-host";
   PlanInput in;
   in.device = device;
   for (const Declaration& d : declarations()) {
@@ -184,6 +184,8 @@ RunRecord run_of(const DeviceInfo& device, int index, const std::string& label, 
     e.version = d.version;
     e.started_at = r.started_at;
     const std::vector<PlannedPoint> plan = d.plan(in);
+    // Every planned point, conditional ones too (host_transfer's batched series): a run in
+    // which every condition held.
     for (const PlannedPoint& p : plan)
       for (const std::string& name : p.metrics)
         e.measurements.push_back(

@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""Breaks the first chart of a rendered apod report in place, for expect_chart_failures.sh:
+its spec (the <script type="application/json" data-chart-for=...> block) becomes a line of the
+measured rows whose colour is the median (one series per point), whose opacity is a nominal field
+(a Vega-Lite warning) and whose y title is cut at 40 px. Exits 1 when the page has no chart."""
+import html
+import json
+import re
+import sys
+
+path = sys.argv[1]
+page = open(path, encoding="utf-8").read()
+block = re.compile(r'(<script type="application/json" data-chart-for="[^"]*">)(.*?)(</script>)',
+                   re.S)
+match = block.search(page)
+if not match:
+    sys.exit(f"break_chart.py: no chart in {path}")
+spec = json.loads(match.group(2))
+# The rows of the first layer that holds data: the measured points, whatever the chart's shape.
+def first_values(node):
+    if isinstance(node, dict):
+        data = node.get("data")
+        if isinstance(data, dict) and isinstance(data.get("values"), list) and data["values"]:
+            return data["values"]
+        for value in node.values():
+            found = first_values(value)
+            if found:
+                return found
+    elif isinstance(node, list):
+        for value in node:
+            found = first_values(value)
+            if found:
+                return found
+    return None
+values = first_values(spec)
+if not values:
+    sys.exit(f"break_chart.py: the first chart of {path} holds no data")
+numeric = [k for k, v in values[0].items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
+x = numeric[0]
+broken = {
+    "$schema": spec.get("$schema", "https://vega.github.io/schema/vega-lite/v5.json"),
+    "data": {"values": [dict(row, broken_series=f"point {i}") for i, row in enumerate(values)]
+             + [dict(values[0], broken_series=f"extra {i}") for i in range(12)]},
+    "mark": "line",
+    "encoding": {
+        "x": {"field": x, "type": "quantitative"},
+        "y": {"field": x, "type": "quantitative",
+              "title": "a y axis title far too long for the forty pixels it is given",
+              "axis": {"titleLimit": 40}},
+        "color": {"field": "broken_series", "type": "nominal", "title": "every point its own series"},
+        "opacity": {"field": "broken_series", "type": "nominal"},
+    },
+}
+text = json.dumps(broken).replace("</", "<\\/")
+page = page[:match.start(2)] + text + page[match.end(2):]
+open(path, "w", encoding="utf-8").write(page)
