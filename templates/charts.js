@@ -1,6 +1,6 @@
 // Draws every chart of an apod report. Each chart's complete Vega-Lite spec, data included,
 // sits in a JSON script block (type application/json, data-chart-for="ID") built by
-// report/charts.cpp; this script only hands it to vegaEmbed. Charts are drawn one after another
+// report/charts/; this script only hands it to vegaEmbed. Charts are drawn one after another
 // so the page stays responsive with many of them. When all are done, <body data-charts> says
 // "done" (or "failed"): tests/browser waits for that.
 (function () {

@@ -1,6 +1,6 @@
 // The page's behaviour beyond the charts charts.js draws at load: tables sorted by any column, and
 // the history's full charts, drawn when their row is opened. Each on-demand chart is a base spec
-// the page carries once (script[data-timeline-base], built by report/history_chart.cpp) plus the
+// the page carries once (script[data-timeline-base], built by report/charts/history.cpp) plus the
 // figure's own datasets (script[data-chart-on-demand]) and the page's runs
 // (script[data-timeline-runs]); this script only puts them together and hands them to vegaEmbed.
 // When set up, <body data-page> says "ready": tests/browser waits for that.

@@ -24,7 +24,7 @@ const ALLOWED_SCHEMES = ['file:', 'data:', 'blob:', 'about:'];
 const MARK_SELECTOR = ['line', 'symbol', 'rect', 'area', 'arc', 'trail']
   .map((type) => `.mark-${type}.role-mark path`).join(', ');
 
-// report/charts.hpp's max_series: no legend may list more series than a reader can tell apart.
+// report/charts/chart.hpp's max_series: no legend may list more series than a reader can tell apart.
 const MAX_SERIES = 10;
 
 // Runs in the page: what a reader of one chart could not read. A legend with more entries than
