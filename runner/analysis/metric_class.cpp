@@ -13,9 +13,13 @@ const ClassDefaults& class_defaults(MetricClass c) {
   // H100's scaling memory curve at few SMs), device_sigma the largest spread between GPUs of one
   // model beyond it (H200 runs of 2026-11-22), tail_df the t distribution whose tails predict as
   // many large moves as seen (host links: 2.0 on the H100, whose pinned transfers hiccup 5-8%
-  // for a whole point now and then). Rounded to the conservative side.
+  // for a whole point now and then). Rounded to the conservative side. When classes became each
+  // experiment's declaration (issue 18), scaling's kernel and partition times joined on-chip and
+  // its fitted tails on the H200 validation batch fell to df 2.20: on_chip's tail_df went from 2.5
+  // to 2.0 (a wider gate; the four batches' false alarms stayed 0). Not out of sample: it was set
+  // on the batches it is checked on.
   static const ClassDefaults device_memory{0.025, 0.006, 2.5, true};
-  static const ClassDefaults on_chip{0.035, 0.025, 2.5, true};
+  static const ClassDefaults on_chip{0.035, 0.025, 2.0, true};
   static const ClassDefaults host_link{0.035, 0.025, 1.9, true};
   // No committed run measures a GPU-to-GPU link yet: the host link's defaults, DMA over a
   // link like it, until runs of its own say otherwise.

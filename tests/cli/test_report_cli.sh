@@ -39,7 +39,7 @@ PY
 "$apod" import --db "$tmp/r.db" "$tmp/runs.json" >/dev/null 2>&1
 expect markdown_no_baseline 0 "No baseline is pinned" -- "$apod" report --db "$tmp/r.db" --format markdown
 "$apod" baseline set a1a1 --db "$tmp/r.db" >/dev/null 2>&1
-expect markdown_stdout 0 "| word\_bytes | offset | samples | GPU time | noise | median | % of limit | status |" \
+expect markdown_stdout 0 "| word\_bytes | offset | samples used | excluded | GPU time | noise | median | % of limit | status |" \
   -- "$apod" report --db "$tmp/r.db" --format markdown
 expect markdown_verdict 0 "1 of 1 compared points regressed" -- "$apod" report --db "$tmp/r.db" --format markdown
 expect markdown_file 0 "wrote $tmp/r.md" -- "$apod" report --db "$tmp/r.db" --format markdown --out "$tmp/r.md"
