@@ -197,8 +197,10 @@ Sweep sweep_of(const DesignInput& in, const Chart& chart, const MetricView& metr
 } // namespace
 
 std::optional<Sweep> declared_sweep(const DesignInput& in, const Chart& chart) {
+  // Every point must have the x parameter; one without the colour parameter (stored by an older
+  // version of the experiment) is drawn as a series of its own, "—", beside the others.
   const MetricView* metric = drawable_metric(in.experiment, chart.metric);
-  if (!metric || !has_params(*metric, {chart.x, chart.color}))
+  if (!metric || !has_params(*metric, {chart.x}))
     return std::nullopt;
   Sweep sweep = sweep_of(in, chart, *metric);
   const SeriesPlan plan = sweep_plan(in.page, sweep);

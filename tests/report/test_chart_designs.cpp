@@ -175,6 +175,22 @@ TEST_F(Designs, OffsetCopyDrawsThePublishedFiguresAtTheirOffsets) {
   EXPECT_EQ(devices, (std::set<std::string>{"Tesla V100", "Quadro FX5800"}));
 }
 
+// A run of an older version, whose points lack the chart's colour parameter (offset_copy 1 had no
+// kernel or variant), still gets the declared chart: offset across, its points one series "—".
+TEST_F(Designs, AnOlderVersionsPointsWithoutTheColourStayOnTheDeclaredAxis) {
+  json document = one_run_of_matrix();
+  const json older = committed_runs("nvidia-h200-20261122.json");
+  document["runs"].push_back(older["runs"][0]);
+  const PageModel mixed = build_page_model(document, matrix_catalog());
+  const auto blocks = experiment_charts(mixed, experiment_in(mixed, "offset_copy"), figures);
+  ASSERT_FALSE(blocks.empty());
+  EXPECT_EQ(encoding_of(blocks[0].spec, "point", "x")["title"], "offset (words)");
+  std::set<std::string> series;
+  for (const auto& row : rows_of(blocks[0].spec, "measured"))
+    series.insert(row["series"].get<std::string>());
+  EXPECT_GT(series.size(), 2u);
+}
+
 TEST_F(Designs, StrideCopyDrawsTheSectorModelOfEachPoint) {
   const json spec = charts_of("stride_copy")[0].spec;
   const auto measured = rows_of(spec, "measured"), model = rows_of(spec, "model");
