@@ -10,6 +10,18 @@ namespace apod::report {
 
 namespace {
 
+// The experiment of the catalog that declares the achievable peak (its name read, not spelled).
+std::string peak_owner(const PageModel& page) {
+  for (const Declaration& d : page.catalog)
+    if (d.find_metric(keys::achievable_peak))
+      return d.name;
+  return "none in this catalog";
+}
+
+} // namespace
+
+namespace {
+
 bool shows_peak_column(const PageModel& page, const std::vector<HeadlineSeries>& headlines) {
   return page.any_peak() &&
          std::any_of(headlines.begin(), headlines.end(), [](const HeadlineSeries& s) {
@@ -146,14 +158,14 @@ std::vector<std::string> summary_notes(const PageModel& page,
     return notes;
   if (!page.any_peak()) {
     notes.push_back(std::string(page.runs.size() == 1 ? "This run" : "No run in these results") +
-                    " measured no achievable peak (experiment peak_copy, metric " +
+                    " measured no achievable peak (experiment " + peak_owner(page) + ", metric " +
                     keys::achievable_peak +
                     "), so device-memory figures are given as % of theoretical only.");
     return notes;
   }
   notes.push_back("% of achievable peak: the figure over its own run's achievable_peak (the best "
-                  "device-to-device copy of experiment peak_copy), for device-memory (DRAM) "
-                  "bandwidth figures.");
+                  "device-to-device copy of experiment " +
+                  peak_owner(page) + "), for device-memory (DRAM) bandwidth figures.");
   const std::vector<std::string> missing = page.runs_without_peak();
   if (!missing.empty()) {
     std::string names;

@@ -31,7 +31,7 @@ struct CompareOptions {
   double threshold_for(const std::string& experiment) const;
 };
 
-/// Parses a `--config` file: {"threshold": 0.01, "fwer": 0.01, "experiments": {"host_transfer":
+/// Parses a `--config` file: {"threshold": 0.01, "fwer": 0.01, "experiments": {"EXPERIMENT":
 /// {"threshold": 0.10}}}. Throws InputError naming the bad field.
 CompareOptions parse_compare_config(const json& doc);
 
