@@ -11,10 +11,14 @@
 namespace apod::report {
 
 namespace {
+// The plausible prices, in US dollars: from a cent (an hourly rental rate) to a hundred million
+// (a whole cluster). A figure outside is a typo or an attack, and would print as "$0" or as a
+// number of hundreds of digits; it is refused, saying the range.
+constexpr double min_price_usd = 0.01, max_price_usd = 1e8;
 constexpr const char* expected_shape =
     "expected a JSON object mapping each device model to its price in US dollars, e.g. "
     "{\"NVIDIA H200\": 32000}";
-}
+} // namespace
 
 Prices parse_prices(const nlohmann::ordered_json& document, const std::string& origin) {
   if (!document.is_object())
@@ -32,8 +36,17 @@ Prices parse_prices(const nlohmann::ordered_json& document, const std::string& o
         shown = shown.substr(0, 57) + "...";
       throw apod::InputError(
           fmt::format("{}: the price of {} is {}, not a positive number of US dollars; {}", origin,
-                      nlohmann::ordered_json(model).dump(), shown, expected_shape));
+                      nlohmann::ordered_json(model).dump(
+                          -1, ' ', false, nlohmann::ordered_json::error_handler_t::replace),
+                      shown, expected_shape));
     }
+    if (price.get<double>() < min_price_usd || price.get<double>() > max_price_usd)
+      throw apod::InputError(fmt::format(
+          "{}: the price of {} is {:g} US dollars, outside the plausible range {} to {:.0f}",
+          origin,
+          nlohmann::ordered_json(model).dump(-1, ' ', false,
+                                             nlohmann::ordered_json::error_handler_t::replace),
+          price.get<double>(), min_price_usd, max_price_usd));
     prices.emplace_back(model, price.get<double>());
   }
   return prices;

@@ -9,7 +9,8 @@
 
 namespace apod::report {
 
-/// Checks a prices document: an object of device model -> positive, finite number (USD).
+/// Checks a prices document: an object of device model -> a price in US dollars from 0.01 to
+/// 1e8 (prices.cpp says why).
 /// Throws apod::InputError (exit code 2) naming `origin` and the offending entry otherwise.
 Prices parse_prices(const nlohmann::ordered_json& document, const std::string& origin = "prices");
 

@@ -38,6 +38,10 @@ CompareOptions parse_compare_config(const json& doc) {
       for (const auto& [name, e] : value.items()) {
         if (!e.is_object() || !e.contains("threshold"))
           throw InputError("compare config: experiments." + name + " needs a threshold");
+        for (const auto& [inner, ignored] : e.items())
+          if (inner != "threshold")
+            throw InputError("compare config: unknown key 'experiments." + name + "." + inner +
+                             "' (known: threshold)");
         c.experiment_threshold[name] =
             number(e["threshold"], "experiments." + name + ".threshold", 0, 10);
       }

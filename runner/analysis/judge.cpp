@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 namespace apod {
@@ -88,9 +89,23 @@ std::string nothing_compared(const RunRecord& base, const RunRecord& cand, const
   }
   if (!common)
     return "the two runs have no experiment in common";
-  if (!v.left_out.empty())
+  // The true reason, counted: a point left out for another cause than a failure (not
+  // comparable, new, removed) must not be reported as failed.
+  std::map<LeftOutReason, size_t> reasons;
+  for (const LeftOut& l : v.left_out)
+    ++reasons[l.reason];
+  const auto failed = [&] {
+    return (reasons.count(LeftOutReason::failed_baseline) ? 1u : 0u) +
+           (reasons.count(LeftOutReason::failed_candidate) ? 1u : 0u);
+  };
+  if (!reasons.empty() && failed() == reasons.size())
     return "every point the two runs share failed on one side or the other";
-  return "the runs hold no measurement to compare";
+  if (reasons.empty())
+    return "the runs hold no measurement to compare";
+  std::string counts;
+  for (const auto& [reason, n] : reasons)
+    counts += fmt::format("{}{} {}", counts.empty() ? "" : ", ", n, reason_name(reason));
+  return "no point is in both runs with a usable figure (left out: " + counts + ")";
 }
 
 /// The standard deviation of ln(candidate / baseline) under no change: the baseline's run-to-run

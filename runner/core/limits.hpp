@@ -46,6 +46,9 @@ inline constexpr std::size_t max_measurements_per_run = 100'000; ///< real: 541
 inline constexpr std::size_t max_samples_per_measurement = 1'000'000; ///< `--max-samples` at most
 inline constexpr std::size_t max_telemetry_per_run = 1'000'000; ///< NVML every 0.1 s for a day
 inline constexpr std::size_t max_params_keys = 64;              ///< real: 6
+/// A sample's magnitude at most: so that every statistic of a point (the spread and the
+/// interquartile range reach twice the largest sample) is a finite number. Real: below 1e13.
+inline constexpr double max_sample_magnitude = 1e300;
 
 /// A text or JSON value read back from a database (SQLITE_LIMIT_LENGTH): larger values are
 /// refused by SQLite itself before they reach memory. Real stored values are under 2 KiB.

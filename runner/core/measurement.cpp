@@ -90,7 +90,9 @@ bool Measurement::ok() const {
   return point_status(*this).ok();
 }
 
-Summary summarize(const std::vector<double>& values) {
+namespace {
+
+Summary summarize_in_range(const std::vector<double>& values) {
   Summary s;
   s.n = static_cast<int>(values.size());
   if (values.empty())
@@ -115,6 +117,29 @@ Summary summarize(const std::vector<double>& values) {
   const size_t j = median_ci_rank(sorted.size());
   s.ci_low = j ? sorted[j - 1] : s.min;
   s.ci_high = j ? sorted[sorted.size() - j] : s.max;
+  return s;
+}
+
+} // namespace
+
+Summary summarize(const std::vector<double>& values) {
+  // Squares and sums of samples beyond about 1e154 overflow: such samples are summarised as
+  // multiples of a power of two (exact), and the statistics scaled back. Samples below it, every
+  // real measurement, take the plain path, bit for bit as stored documents were computed.
+  double largest = 0;
+  for (double v : values)
+    largest = std::max(largest, std::abs(v));
+  if (!(largest > 1e150))
+    return summarize_in_range(values);
+  const double scale = std::ldexp(1.0, std::ilogb(largest) + 1);
+  std::vector<double> scaled;
+  scaled.reserve(values.size());
+  for (double v : values)
+    scaled.push_back(v / scale);
+  Summary s = summarize_in_range(scaled);
+  for (double* stat :
+       {&s.median, &s.min, &s.max, &s.mean, &s.stddev, &s.q1, &s.q3, &s.iqr, &s.ci_low, &s.ci_high})
+    *stat *= scale;
   return s;
 }
 

@@ -2,6 +2,8 @@
 
 #include "core/catalog.hpp"
 #include "core/errors.hpp"
+#include "core/point_key.hpp"
+#include "core/run_dates.hpp"
 #include "core/run_limits.hpp"
 
 #include <fmt/format.h>
@@ -287,11 +289,13 @@ RunRecord run_from_json(const json& j, const std::string& where) {
     for (size_t i = 0; i < tel->size(); ++i)
       r.telemetry.push_back(
           telemetry_from_json((*tel)[i], fmt::format("{}.telemetry[{}]", where, i)));
+  derive_keys(r);
   validate(r, where);
   return r;
 }
 
 void validate(const RunRecord& r, const std::string& where) {
+  check_run_limits(r, where); // first: the same bounds however the run came (limits.hpp)
   if (!valid_run_id(r.id))
     bad(where + ".id", "expected 1 to 64 lowercase hex digits");
   if (!one_of(r.status, run_statuses))
@@ -318,9 +322,32 @@ void validate(const RunRecord& r, const std::string& where) {
           bad(w, "a measurement holds a sample that is not a finite number");
       if (!one_of(m.stop_reason, stop_reasons))
         bad(w, "a measurement has an unknown stop_reason");
+      // Comparability is the content's, never a stored hash's (a run relabelled as another GPU
+      // or another experiment version must not pair with the old one's points).
+      if (const std::string key = derived_key(r, e.version, m); m.comparability_key != key)
+        bad(w, fmt::format("the point {} carries comparability key \"{}\", but its GPU model, "
+                           "driver, experiment version, parameters and metric give \"{}\"",
+                           PointKey::of(m).text(), m.comparability_key, key));
     }
   }
-  check_run_limits(r, where); // the same bounds however the run came (limits.hpp)
+  check_run_dates(r, where);
+}
+
+std::string key_driver(const Environment& environment, const DeviceInfo& device) {
+  const std::string branch = environment.driver_branch();
+  return branch.empty() ? "cuda-driver-" + std::to_string(device.driver_version) : branch;
+}
+
+std::string derived_key(const RunRecord& r, int version, const Measurement& m) {
+  return comparability_key(r.device.name, key_driver(r.environment, r.device), m.experiment,
+                           version, m.params, m.metric);
+}
+
+void derive_keys(RunRecord& r) {
+  for (ExperimentRecord& e : r.experiments)
+    for (Measurement& m : e.measurements)
+      if (m.comparability_key.empty())
+        m.comparability_key = derived_key(r, e.version, m);
 }
 
 std::vector<const Measurement*> RunRecord::measurements() const {

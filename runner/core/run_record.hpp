@@ -67,4 +67,18 @@ RunRecord run_from_json(const json& j, const std::string& where);
 /// device_from_json, telemetry_from_json). Throws InputError naming `where` and the field.
 void validate(const RunRecord& r, const std::string& where);
 
+/// The driver a comparability key names: NVML's branch ("580"), else, where only the CUDA driver
+/// API answered, "cuda-driver-13000". One owner: the runner keys its points with it and every
+/// way in re-derives the keys with it.
+std::string key_driver(const Environment& environment, const DeviceInfo& device);
+
+/// The comparability key `m` must carry in run `r`, where its experiment has version `version`:
+/// derived from the run's GPU model and driver, the experiment, the parameters and the metric,
+/// never from a stored hash (docs/results-format.md).
+std::string derived_key(const RunRecord& r, int version, const Measurement& m);
+
+/// Gives every point of `r` without a key (a document of an apod older than the keys) its
+/// derived key. A point whose stored key disagrees is left as it is: validate() refuses it.
+void derive_keys(RunRecord& r);
+
 } // namespace apod

@@ -158,10 +158,7 @@ RunOutcome run_experiments(const std::string& run_id,
                            Nvml& nvml, const Environment& environment, std::ostream& progress) {
   RunOutcome outcome;
   outcome.run_id = run_id;
-  // The comparability key's driver: NVML's branch, else (nvidia-smi only) the CUDA driver API's.
-  const std::string branch = environment.driver_branch();
-  const std::string driver =
-      branch.empty() ? "cuda-driver-" + std::to_string(device.driver_version) : branch;
+  const std::string driver = key_driver(environment, device);
 
   in_flight::start_run(); // the run clock of telemetry t_s and of every point's sampling window
   RunOptions options = settings.options;

@@ -19,11 +19,13 @@ struct RunConflict {
   std::string difference; ///< which part differs, e.g. "its label differs"; empty when same
 };
 
-/// How `arriving` relates to `stored` (both with the same id). One copy is a later state of the
-/// other when both have the same device (UUID) and start time, the earlier copy is unfinished
-/// (running or interrupted), the later one was written by the same process or by one that
-/// resumed it (environment.resumed[].previous_writer), holds every experiment the earlier one
-/// holds, and has gone further: it finished, or holds more experiments or more resumptions.
+/// How `arriving` relates to `stored` (both with the same id). A run is immutable once it is
+/// complete, partial or failed, and while it is running (its writer may add to it): only an
+/// interrupted copy has a later state. One copy is a later state of an interrupted one when it
+/// has the same start time, label and device facts, was written by the same process or by one
+/// that resumed it (environment.resumed[].previous_writer), holds every experiment the
+/// interrupted one holds unchanged (every sample and flag) and its telemetry as its first
+/// readings, and has gone further: it finished, or holds more experiments or more resumptions.
 RunConflict classify(const RunRecord& stored, const RunRecord& arriving);
 
 /// The sentence an import or merge prints for a run it replaced or kept (not for `same`).

@@ -47,9 +47,11 @@ std::vector<RunRecord> Store::read_runs(const std::vector<std::string>& run_ids)
 void Store::for_each_run(const std::vector<std::string>& ids,
                          const std::function<void(const RunRecord&)>& each) try {
   sqlite::ReadTransaction snapshot(*db_);
-  std::vector<std::string> resolved;
+  std::vector<std::string> resolved; // a run named twice (by its id and a prefix) comes once
   for (const auto& id : ids)
-    resolved.push_back(resolve_run_id(id));
+    if (std::string run = resolve_run_id(id);
+        std::find(resolved.begin(), resolved.end(), run) == resolved.end())
+      resolved.push_back(std::move(run));
   for (const auto& id : ids.empty() ? run_ids() : resolved)
     each(read_run(id));
 } catch (const sqlite::Error& e) {
@@ -211,6 +213,9 @@ RunRecord Store::read_run(const std::string& run_id) try {
                               fmt::format("{}.telemetry[{}]", where, r.telemetry.size())));
     }
     make_valid_utf8(r);
+    if (r.finished_at)
+      *r.finished_at = valid_utf8(*r.finished_at);
+    derive_keys(r);
     validate(r, "run " + r.id);
   } catch (const InputError& e) {
     throw InputError(

@@ -1,6 +1,7 @@
 // The store's writing side: a run as the runner measures it (begin_run, save_experiment,
 // save_telemetry) and a whole run from elsewhere (import_run, for import and merge).
 #include "core/errors.hpp"
+#include "core/run_dates.hpp"
 #include "store/run_conflict.hpp"
 #include "store/store.hpp"
 #include "store/writer.hpp"
@@ -208,8 +209,17 @@ ImportSummary Store::import_runs(const RunFeed& next, OnConflict on_conflict) tr
   sqlite::Transaction tx(*db_);                  // all runs or none
   RunRecord run;
   std::string source;
+  const UtcTime now = utc_now();
   while (next(run, source)) {
+    derive_keys(run); // a point without a key gets its own; one with another key is refused
     validate(run, fmt::format("run {} of '{}'", run.id, source));
+    if (const auto field = date_from_the_future(run, now))
+      throw InputError(fmt::format(
+          "run {} of '{}' has {} {}, more than an hour after this machine's clock ({}): a wrong "
+          "clock or a changed document, and it would stay the newest run for ever; nothing was "
+          "imported",
+          run.id, source, *field, *field == "started_at" ? run.started_at : *run.finished_at,
+          now_iso8601()));
     const std::optional<RunRecord> stored = stored_copy(run.id);
     if (!stored) {
       insert_run(run);

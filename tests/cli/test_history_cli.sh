@@ -22,7 +22,7 @@ check() {  # check NAME WANT_CODE WANT_TEXT -- command...
 # four runs within 0.1% of it (a --repeat batch "b4tch"), a run 10% slower, and a run on an H100.
 python3 - "$tmp" <<'PY'
 import json, random, sys
-def run(rid, center, started, seed, gpu="Synthetic GPU", uuid="GPU-synthetic", key="aa", batch=None):
+def run(rid, center, started, seed, gpu="Synthetic GPU", uuid="GPU-synthetic", batch=None):
     rnd = random.Random(seed)
     env = {"host": "ci", "gpu_state": {"driver_branch": "580"}}
     if batch:
@@ -32,8 +32,7 @@ def run(rid, center, started, seed, gpu="Synthetic GPU", uuid="GPU-synthetic", k
         samples = [rnd.gauss(center + offset, center * 0.0003) for _ in range(20)]
         points.append({"experiment": "offset_copy", "params": {"word_bytes": 4, "offset": offset},
                        "metric": "effective_bandwidth", "unit": "GB/s", "direction": "higher",
-                       "samples": samples, "verified": True, "status": "ok",
-                       "comparability_key": f"00000000000000{key}{offset}"})
+                       "samples": samples, "verified": True, "status": "ok"})
     return {"id": rid, "label": f"label of {rid}", "started_at": started, "finished_at": started,
             "status": "complete", "device": {"name": gpu, "uuid": uuid}, "environment": env,
             "experiments": [{"name": "offset_copy", "version": 1, "status": "complete", "wall_s": 1.0}],
@@ -45,7 +44,7 @@ write("same", [run(f"bb0{i}", 100 * (1 + 0.001 * (i - 2)), f"2026-01-02T00:0{i}:
                for i in range(4)])
 write("slow", [run("cc03", 90, "2026-01-03T00:00:00.000Z", 9)])
 write("halved", [run("ff06", 50, "2026-01-06T00:00:00.000Z", 12)])
-write("h100", [run("dd04", 100, "2026-01-04T00:00:00.000Z", 10, gpu="NVIDIA H100", uuid="GPU-h100", key="bb")])
+write("h100", [run("dd04", 100, "2026-01-04T00:00:00.000Z", 10, gpu="NVIDIA H100", uuid="GPU-h100")])
 write("fresh", [run("ee05", 100, "2026-01-05T00:00:00.000Z", 11)])
 PY
 "$apod" import --db "$tmp/h.db" "$tmp/base.json" "$tmp/same.json" >/dev/null 2>&1

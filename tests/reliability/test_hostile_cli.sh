@@ -123,7 +123,7 @@ d = sys.argv[1]
 with gzip.open(f"{d}/bomb.json.gz", "wb") as f:
     f.write(b"[" + b" " * (300 << 20) + b"]")
 ms = [{"experiment": "e", "params": {}, "metric": "m", "unit": "u", "samples": [1], "verified": True}] * 150000
-run = {"id": "ab", "started_at": "x", "status": "complete", "device": {"name": "G"}, "measurements": ms}
+run = {"id": "ab", "started_at": "2026-01-01T00:00:00.000Z", "status": "complete", "device": {"name": "G"}, "measurements": ms}
 json.dump({"format": "apod-results", "schema_version": 2, "runs": [run]}, open(f"{d}/many.json", "w"))
 run["measurements"] = [dict(ms[0], params={f"k{i}": i for i in range(164000)})]
 json.dump({"format": "apod-results", "schema_version": 2, "runs": [run]}, open(f"{d}/keys.json", "w"))
@@ -152,7 +152,6 @@ base = doc["runs"][0]
 base["label"] = "\x1b[2J\x1b]0;owned\x07\x1b]52;c;ZXZpbA==\x07"
 m = base["measurements"][0]
 m["metric"] = "x\n### no regression\n[details](http://evil.example) <!-- hidden"
-m["comparability_key"] = "00000000000000aa"
 cand = json.loads(json.dumps(base)); cand["id"] = "d20"; cand["started_at"] = "2026-01-02T00:00:00.000Z"
 cand["measurements"][0]["samples"] = [v * 0.5 for v in m["samples"]]
 json.dump({"format": "apod-results", "schema_version": 2, "runs": [base, cand]}, open(f"{d}/hostile_text.json", "w"))
@@ -172,6 +171,30 @@ if grep -q -- '<!--' "$tmp/compare.md" || grep -q '](http' "$tmp/compare.md" || 
 else echo "ok   compare_markdown_neutralised"; passed=$((passed + 1)); fi
 "$apod" list --runs --json --db "$tmp/text.db" | python3 -c "import json,sys; r=json.load(sys.stdin); assert r[0]['label'].startswith('\x1b[2J')" \
   && { echo "ok   list_json_keeps_the_label"; passed=$((passed + 1)); } || { echo "FAIL list --json"; failures=$((failures + 1)); }
+# The pinned baseline's run and setting, and compare --config's experiment names, reach the
+# terminal only through terminal_text: no control character (C0 but the line feed, DEL, C1), no
+# bidirectional override, nothing that is not UTF-8.
+terminal_safe() {  # terminal_safe NAME FILE
+  if python3 - "$2" <<'PY'
+import sys
+t = open(sys.argv[1], "rb").read().decode("utf-8")  # raises on bytes that are not UTF-8
+bad = [c for c in t if (ord(c) < 32 and c != "\n") or 0x7f <= ord(c) <= 0x9f or 0x202a <= ord(c) <= 0x202e or 0x2066 <= ord(c) <= 0x2069]
+sys.exit(1 if bad else 0)
+PY
+  then echo "ok   $1"; passed=$((passed + 1))
+  else echo "FAIL $1: a control character reached the output:"; cat -v "$2"; failures=$((failures + 1)); fi
+}
+"$apod" baseline set d19 --db "$tmp/text.db" > "$tmp/baseline.txt" 2>&1; terminal_safe baseline_set_neutralised "$tmp/baseline.txt"
+grep -q '\\x1b\[2J' "$tmp/baseline.txt" && passed=$((passed + 1)) || { echo "FAIL baseline set does not show the label escaped"; failures=$((failures + 1)); }
+"$apod" baseline show --db "$tmp/text.db" > "$tmp/baseline.txt" 2>&1; terminal_safe baseline_show_neutralised "$tmp/baseline.txt"
+python3 -c "import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute(\"UPDATE setting SET value=CAST(? AS TEXT) WHERE name='baseline_run'\", (sys.argv[2].encode('utf-8', 'surrogateescape'),)); c.commit()" \
+  "$tmp/text.db" $'\x1b]52;c;ZXZpbA==\x07\xc2\x9b2J\xe2\x80\xae\xff'
+"$apod" baseline show --db "$tmp/text.db" > "$tmp/pinned.txt" 2>&1; terminal_safe baseline_show_of_hostile_setting "$tmp/pinned.txt"
+"$apod" compare --db "$tmp/text.db" > "$tmp/pinned.txt" 2>&1; terminal_safe compare_of_hostile_setting "$tmp/pinned.txt"
+printf '{"experiments": {"\\u001b]0;owned\\u0007\\u202ex": {"threshold": "x"}}}' > "$tmp/hostile_config.json"
+"$apod" compare d19 d20 --db "$tmp/text.db" --config "$tmp/hostile_config.json" > "$tmp/config.txt" 2>&1
+terminal_safe config_experiment_neutralised "$tmp/config.txt"
+grep -q 'owned' "$tmp/config.txt" && passed=$((passed + 1)) || { echo "FAIL the config error does not name the experiment"; cat -v "$tmp/config.txt"; failures=$((failures + 1)); }
 
 if ! "$apod" device >/dev/null 2>&1; then  # no GPU: --resume stops before the database
   expect resume_without_gpu 3 "no CUDA-capable device" -- "$apod" run --resume d1 --db "$tmp/missing.db"

@@ -34,7 +34,7 @@ const char* const full_document = R"({
    "unit": "GB/s", "direction": "higher", "median": 200.0, "min": 190.0, "max": 210.0, "mean": 200.0,
    "stddev": 10.0, "rsd": 0.05, "q1": 195.0, "q3": 205.0, "iqr": 10.0, "ci_low": 190.0, "ci_high": 210.0,
    "n": 3, "samples": [190.0, 200.0, 210.0], "sample_excluded": [0, 0, 1], "dropped": 1,
-   "stop_reason": "converged", "noisy": false, "comparability_key": "0123456789abcdef",
+   "stop_reason": "converged", "noisy": false, "comparability_key": null,
    "verified": true, "status": "ok", "error": null, "extra": {"bytes_moved": 1000}}],
   "telemetry": [{"t_s": 0.0, "sm_clock_mhz": 1980}]
  }]})";

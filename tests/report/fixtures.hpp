@@ -4,6 +4,7 @@
 #include "charts/chart.hpp"
 #include "charts/declared.hpp"
 #include "charts/experiment_charts.hpp"
+#include "core/point_key.hpp"
 #include "core/results_json.hpp"
 #include "model.hpp"
 
@@ -68,12 +69,18 @@ inline json history() {
 /// run, behind which compare's noise model (heavy-tailed, docs/ci.md) finds no planted change
 /// short of several-fold; against a steady history a 20% change is a regression.
 inline json with_steady_history(json results) {
+  // Paired by point (the fixture's points carry no key: apod derives them as it reads).
+  const auto point = [](const json& m) {
+    return apod::PointKey::of(m["experiment"].get<std::string>(), m["metric"].get<std::string>(),
+                              m["params"])
+        .text();
+  };
   std::map<std::string, json> first;
   for (const json& m : results["runs"][0]["measurements"])
-    first[m["comparability_key"].get<std::string>()] = m;
+    first[point(m)] = m;
   for (int i = 1; i <= 9; ++i)
     for (json& m : results["runs"][i]["measurements"]) {
-      const auto it = first.find(m["comparability_key"].get<std::string>());
+      const auto it = first.find(point(m));
       if (it == first.end())
         continue;
       const double f = 1 + 0.001 * std::sin(1.7 * i);

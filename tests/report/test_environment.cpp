@@ -84,7 +84,7 @@ TEST_F(Environment, DifferencesListTheSettingsThatChangeWithTheirRuns) {
        {"<td class=\"mono\">gpu_state.driver_version</td>",
         "<li><code>570.86.15</code> — 6 runs: nightly (0f535a14), nightly (0f535b14), nightly "
         "(0f535814), nightly (0f535914) and 2 more</li>",
-        "<li><code>575.51.03</code> — 4 runs:", "<td class=\"mono\">kernel</td>",
+        "<li><code>570.133.20</code> — 4 runs:", "<td class=\"mono\">kernel</td>",
         "<td class=\"mono\">repeat.batch</td>",
         "device facts that differ only between device models"})
     EXPECT_NE(differences.find(text), std::string::npos) << text;

@@ -153,6 +153,7 @@ TEST(DidAnythingChange, TheSameRunTwiceIsNoRegression) {
   json copy = results["runs"][0];
   copy["id"] = "0f535a147d00000000000000000000ff";
   copy["started_at"] = "2026-02-02T02:00:00.000Z";
+  copy["finished_at"] = "2026-02-02T02:01:00.000Z";
   results["runs"].push_back(copy);
   RenderOptions options;
   options.baseline_run = results["runs"][0]["id"];

@@ -266,6 +266,7 @@ TEST(Timeline, LongHistoriesAreBucketedExceptTheHeadlineFigures) {
     json run = first;
     run["id"] = fmt::format("{:032x}", 0xabc000 + i);
     run["started_at"] = fmt::format("2026-03-{:02d}T{:02d}:00:00.000Z", 1 + i / 24, i % 24);
+    run["finished_at"] = fmt::format("2026-03-{:02d}T{:02d}:01:00.000Z", 1 + i / 24, i % 24);
     runs.push_back(run);
   }
   const PageModel page = build_page_model(results, catalog());

@@ -36,8 +36,7 @@ json stored_point(int offset, double center, const std::string& metric = "effect
           {"direction", "higher"},
           {"samples", samples},
           {"verified", true},
-          {"class", "device_memory"},
-          {"comparability_key", fmt::format("{}-{}", metric, offset)}};
+          {"class", "device_memory"}};
 }
 
 RunRecord stored_run(int index, std::vector<json> points, const std::string& label = "nightly") {

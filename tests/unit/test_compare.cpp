@@ -19,7 +19,6 @@ struct Point {
   std::string experiment = "offset_copy", metric = "effective_bandwidth", unit = "GB/s";
   json params = {{"offset", 0}};
   std::string direction = "higher";
-  std::string key = "k0";
   /// The class its experiment declares (stored with the point; compare reads it from there).
   std::string metric_class = "device_memory";
 };
@@ -28,16 +27,10 @@ json measurement(const Point& p, double center, double within_rel = 0.001) {
   std::vector<double> samples;
   for (int i = 0; i < 11; ++i)
     samples.push_back(center * (1 + within_rel * (i - 5) / 5.0));
-  return {{"experiment", p.experiment},
-          {"params", p.params},
-          {"metric", p.metric},
-          {"unit", p.unit},
-          {"direction", p.direction},
-          {"samples", samples},
-          {"status", "ok"},
-          {"verified", true},
-          {"comparability_key", p.key},
-          {"class", p.metric_class}};
+  return {
+      {"experiment", p.experiment}, {"params", p.params}, {"metric", p.metric}, {"unit", p.unit},
+      {"direction", p.direction},   {"samples", samples}, {"status", "ok"},     {"verified", true},
+      {"class", p.metric_class}};
 }
 
 RunRecord run(const std::string& id, int minute, std::vector<json> ms,
@@ -70,7 +63,6 @@ std::vector<RunRecord> history(const std::vector<double>& levels, const std::str
     for (int k = 0; k < 6; ++k) {
       Point p;
       p.params = {{"offset", k}};
-      p.key = fmt::format("k{}", k);
       const double wobble = 0.001 * std::sin(1.7 * i + k); // about 0.07% run to run
       ms.push_back(measurement(p, 100 * levels[i] * (1 + wobble)));
     }
@@ -186,8 +178,7 @@ TEST(Noise, TailsOfHostPhasesAreCapped) {
   for (int i = 0; i < 8; ++i) {
     std::vector<json> ms;
     for (int k = 0; k < 4; ++k) {
-      Point p{"overlap_matrix", "overall_ms",          "ms",        {{"n", k}},
-              "lower",          fmt::format("t{}", k), "host_phase"};
+      Point p{"overlap_matrix", "overall_ms", "ms", {{"n", k}}, "lower", "host_phase"};
       ms.push_back(measurement(p, 1 + 0.01 * std::sin(i + 2.0 * k)));
     }
     runs.push_back(run(fmt::format("b{}", i), i, ms));
@@ -224,8 +215,8 @@ TEST(Judge, TheReportsVerdictTakesTheDatabaseAsHistory) {
 }
 
 TEST(Judge, ATimeThatGrowsIsSlowerLikeABandwidthThatFalls) {
-  Point t{"staged_copy", "total_ms", "ms", {{"n_streams", 1}}, "lower", "t", "host_phase"};
-  Point b{"offset_copy", "effective_bandwidth", "GB/s", {{"offset", 0}}, "higher", "b"};
+  Point t{"staged_copy", "total_ms", "ms", {{"n_streams", 1}}, "lower", "host_phase"};
+  Point b{"offset_copy", "effective_bandwidth", "GB/s", {{"offset", 0}}, "higher"};
   std::vector<RunRecord> runs;
   for (int i = 0; i < 6; ++i)
     runs.push_back(
@@ -251,7 +242,7 @@ TEST(Judge, SmallShiftsUnderTheThresholdAreTheSame) {
 }
 
 TEST(Judge, DerivedFiguresAreShownButNeverGate) {
-  Point f{"scaling", "parallel_fraction", "1", {{"law", "strong"}}, "higher", "f", "derived"};
+  Point f{"scaling", "parallel_fraction", "1", {{"law", "strong"}}, "higher", "derived"};
   std::vector<RunRecord> runs;
   for (int i = 0; i < 6; ++i)
     runs.push_back(run(fmt::format("d{}", i), i, {measurement(f, 0.9)}));
@@ -269,7 +260,6 @@ TEST(Judge, RegressionsComeFirst) {
   for (int k = 0; k < 6; ++k) {
     Point p;
     p.params = {{"offset", k}};
-    p.key = fmt::format("k{}", k);
     ms.push_back(measurement(p, k == 4 ? 80 : k == 2 ? 125 : 100));
   }
   runs.push_back(run("f9", 9, ms));
@@ -284,12 +274,10 @@ TEST(Judge, RegressionsComeFirst) {
 TEST(Judge, NothingComparableSaysWhyAndExitsTwo) {
   const auto base = history({1.0});
   Point p;
-  p.key = "h100-key"; // the model is part of the key
   const RunRecord h100 = run("e1", 1, {measurement(p, 100)}, "NVIDIA H100", "GPU-9");
   Verdict v = judge(base[0], h100, NoiseModel());
   EXPECT_EQ(v.exit_code(), 2);
   EXPECT_NE(v.nothing_compared.find("NVIDIA H100"), std::string::npos) << v.nothing_compared;
-  p.key = "other-driver";
   v = judge(base[0], run("e2", 2, {measurement(p, 100)}, "NVIDIA H200", "GPU-1", "590"),
             NoiseModel());
   EXPECT_NE(v.nothing_compared.find("driver branch 580 and the candidate on 590"),
@@ -298,7 +286,6 @@ TEST(Judge, NothingComparableSaysWhyAndExitsTwo) {
   ASSERT_FALSE(v.left_out.empty());
   EXPECT_EQ(v.left_out[0].reason, LeftOutReason::not_comparable);
   EXPECT_NE(v.left_out[0].detail.find("driver branch"), std::string::npos);
-  p.key = "new-version";
   v = judge(base[0], run("e3", 3, {measurement(p, 100)}, "NVIDIA H200", "GPU-1", "580", 2),
             NoiseModel());
   EXPECT_NE(v.nothing_compared.find("offset_copy 1 vs 2"), std::string::npos) << v.nothing_compared;
@@ -310,12 +297,11 @@ TEST(Judge, PartialComparisonsListWhatWasLeftOut) {
   for (int k = 0; k < 6; ++k) {
     Point p;
     p.params = {{"offset", k}};
-    p.key = fmt::format("k{}", k);
     json m = measurement(p, 100);
     if (k == 1)
       m["verified"] = false;
     if (k == 2)
-      p.key = "k2-new", p.params = {{"offset", 99}}, m = measurement(p, 100);
+      p.params = {{"offset", 99}}, m = measurement(p, 100);
     if (k != 3)
       ms.push_back(m);
   }
@@ -354,12 +340,17 @@ TEST(Judge, ExitCodeOfABatchIsTheWorst) {
 
 TEST(Formats, CountLineFirstAndLastRegressionsFirstAndOnlyChanged) {
   auto runs = history({1.0, 1.0005, 0.9995, 1.0, 1.0003, 0.95});
-  std::vector<json> ms;
-  for (const Measurement* m : runs[5].measurements())
-    ms.push_back(to_json(*m));
-  ms[0]["samples"] = measurement(Point{}, 100)["samples"]; // k0 back at the old level
-  ms[0]["params"] = {{"offset", 0}, {"label", "a|b"}};
-  runs[5] = run("a5", 5, ms);
+  // Point 0 of every run gets a parameter with a table pipe in it (the same point in each run).
+  for (size_t i = 0; i < runs.size(); ++i) {
+    std::vector<json> ms;
+    for (const Measurement* m : runs[i].measurements())
+      ms.push_back(to_json(*m));
+    if (i == 5)
+      ms[0]["samples"] = measurement(Point{}, 100)["samples"]; // k0 back at the old level
+    ms[0]["params"] = {{"offset", 0}, {"label", "a|b"}};
+    ms[0]["comparability_key"] = nullptr; // other params: apod derives the key
+    runs[i] = run(runs[i].id, static_cast<int>(i), ms);
+  }
   const Verdict v = judge(runs[0], runs[5], NoiseModel::from_runs(runs, {"a5"}));
   const std::string text = format_text({v});
   const std::string first = text.substr(0, text.find('\n'));
@@ -390,7 +381,6 @@ TEST(Judge, ASlowdownOnAPointTheCandidateMeasuredAsNoisyIsUnconfirmed) {
     for (int k = 0; k < 6; ++k) {
       Point p;
       p.params = {{"offset", k}};
-      p.key = fmt::format("k{}", k);
       json m = measurement(p, k == 2 ? 93 : 100);
       m["noisy"] = noisy && k == 2;
       ms.push_back(m);
@@ -468,7 +458,6 @@ std::vector<RunRecord> hiccups(int runs) {
     for (int k = 0; k < 6; ++k) {
       Point p;
       p.params = {{"offset", k}};
-      p.key = fmt::format("k{}", k);
       ms.push_back(measurement(p, 100 * (1 + 0.001 * std::sin(1.7 * i + k)) * (i == k ? 0.92 : 1)));
     }
     out.push_back(run(fmt::format("e{}", i), i, ms));
@@ -482,7 +471,7 @@ RunRecord scaled(const RunRecord& r, const std::string& id, double factor, int o
   copy.started_at = "2026-11-22T00:59:00.000Z";
   for (auto& e : copy.experiments)
     for (auto& m : e.measurements)
-      if (only < 0 || m.comparability_key == fmt::format("k{}", only))
+      if (only < 0 || m.params["offset"] == only)
         for (double& s : m.samples)
           s *= factor;
   return copy;

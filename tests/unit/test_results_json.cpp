@@ -109,9 +109,9 @@ TEST(ResultsJson, ReadResultsFileRejectsBadJsonClearly) {
 // export stays byte-identical.
 TEST(ResultsJson, StreamedDocumentEqualsTheWholeDump) {
   const json doc = parse_results(R"({"format":"apod-results","schema_version":2,"runs":[
-    {"id":"a1","started_at":"t","status":"complete","device":{"name":"G"},"measurements":[
+    {"id":"a1","started_at":"2026-01-01T00:00:00.000Z","status":"complete","device":{"name":"G"},"measurements":[
      {"experiment":"x","params":{"k":1},"metric":"m","unit":"u","samples":[1.5,2],"verified":true}]},
-    {"id":"b2","started_at":"t","status":"failed","device":{"name":"G"},"measurements":[]}]})",
+    {"id":"b2","started_at":"2026-01-01T00:00:00.000Z","status":"failed","device":{"name":"G"},"measurements":[]}]})",
                                  "doc");
   const std::vector<RunRecord> runs = runs_from_document(doc);
   for (size_t count = 0; count <= runs.size(); ++count) {
