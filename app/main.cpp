@@ -2,12 +2,22 @@
 // every error into a one-line message on stderr and a documented exit code (errors.hpp).
 #include "commands.hpp"
 #include "core/errors.hpp"
+#include "core/stdout.hpp"
+#include "core/temp_files.hpp"
 #include "core/text.hpp"
 #include "version.hpp"
 
+#include <csignal>
 #include <iostream>
 
-int main(int argc, char** argv) {
+namespace {
+
+void print_error(const std::string& message) {
+  // A message may quote a file's bytes or a stored name: no escape sequence reaches the terminal.
+  std::cerr << "apod: error: " << apod::terminal_text(message) << "\n";
+}
+
+int run_command(int argc, char** argv) {
   CLI::App app{"apod: measures what an NVIDIA GPU delivers against what it should deliver, and "
                "keeps the evidence"};
   app.set_version_flag("--version",
@@ -42,11 +52,32 @@ int main(int argc, char** argv) {
     return action ? action() : apod::exit_usage;
   } catch (const std::exception& e) {
     const apod::ExitReport report = apod::exit_report(e);
-    // A message may quote a file's bytes or a stored name: no escape sequence reaches the terminal.
-    std::cerr << "apod: error: " << apod::terminal_text(report.message) << "\n";
+    print_error(report.message);
     return report.code;
   } catch (...) {
-    std::cerr << "apod: error: internal error: an exception of unknown type\n";
+    print_error("internal error: an exception of unknown type");
     return apod::exit_internal;
   }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  // A write past `ulimit -f` would kill apod with SIGXFSZ, leaving a temporary file and no
+  // message; ignored, the write fails with EFBIG, which the output and the store report
+  // ("the disk is full or a file-size limit was reached") and clean up after (issue 19).
+  std::signal(SIGXFSZ, SIG_IGN);
+  // SIGINT, SIGTERM, SIGHUP...: temporary files removed, then the signal's own death.
+  apod::install_temp_file_cleanup();
+  apod::CheckedStdout out; // every result printed on std::cout, checked once at the end
+  const int code = run_command(argc, argv);
+  try {
+    out.finish();
+  } catch (const apod::InputError& e) {
+    print_error(e.what());
+    // A lost output fails a command that had succeeded (0) or whose verdict it carried (1, a
+    // regression); an earlier failure's own code (3 to 6) is kept.
+    return code == apod::exit_ok || code == apod::exit_regression ? apod::exit_usage : code;
+  }
+  return code;
 }

@@ -144,10 +144,20 @@ OutputFile::~OutputFile() {
     close(fd_);
   if (!temp_.empty())
     unlink(temp_.c_str());
+  temp_registered_.release();
+}
+
+std::string write_error_reason(int err) {
+  if (err == ENOSPC || err == EDQUOT || err == EFBIG)
+    return fmt::format("the disk is full or a file-size limit was reached ({})",
+                       std::strerror(err));
+  return std::strerror(err);
 }
 
 void OutputFile::fail(int err) const {
-  throw InputError(fmt::format("cannot write '{}': {}", path_, std::strerror(err)));
+  if (path_ == "-")
+    throw InputError(fmt::format("cannot write to standard output: {}", write_error_reason(err)));
+  throw InputError(fmt::format("cannot write '{}': {}", path_, write_error_reason(err)));
 }
 
 void OutputFile::open_target() {
@@ -159,11 +169,8 @@ void OutputFile::open_target() {
       fail(errno);
     return;
   }
-  const fs::path target(target_);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string temp =
-      (dir / std::string(".").append(target.filename().string()).append(".XXXXXX")).string();
-  fd_ = mkstemp(temp.data());
+  std::string temp = temp_name_beside(target_, ".XXXXXX");
+  fd_ = temp_registered_.create(temp, false);
   if (fd_ < 0)
     fail(errno);
   temp_ = temp;
@@ -233,6 +240,7 @@ void OutputFile::commit() {
   if (std::rename(temp_.c_str(), target_.c_str()) != 0)
     fail(errno);
   temp_.clear();
+  temp_registered_.release(); // only now: until the rename, a signal must still remove it
 }
 
 void write_output(const std::string& path, std::string_view content,

@@ -4,7 +4,11 @@
 // sees the old file or the new one, never a torn one) and keeps its mode and owner; a device,
 // FIFO or terminal (/dev/null, /dev/stdout, a named pipe) is written into, never replaced; a
 // socket, block device or directory is refused. Names ending in ".gz" are written gzip-compressed.
+// The temporary file's name fits NAME_MAX whatever the target's, and a signal that ends apod
+// while it exists removes it (temp_files.hpp).
 #pragma once
+
+#include "core/temp_files.hpp"
 
 #include <memory>
 #include <string>
@@ -44,6 +48,7 @@ private:
   std::string path_;
   std::string target_; ///< the file renamed over (symbolic links resolved); "" when written into
   std::string temp_;   ///< the temporary file beside target_, while it exists
+  TempRegistration temp_registered_; ///< temp_, for the signal handler
   bool in_place_ = false;
   int fd_ = -1;
   int mode_ = -1; ///< the replaced file's permission bits and owner, kept
@@ -52,6 +57,11 @@ private:
   struct Gzip;
   std::unique_ptr<Gzip> gzip_;
 };
+
+/// What a failed write's `err` (an errno value) means to the user: ENOSPC, EDQUOT and EFBIG
+/// (a file-size limit, SIGXFSZ being ignored) read "the disk is full or a file-size limit was
+/// reached (CAUSE)"; any other error its strerror text.
+std::string write_error_reason(int err);
 
 /// OutputFile in one call: checks, writes `content`, commits.
 void write_output(const std::string& path, std::string_view content,

@@ -4,6 +4,7 @@
 #include "core/input_file.hpp"
 #include "core/limits.hpp"
 #include "core/results_json.hpp"
+#include "core/temp_files.hpp"
 #include "store/writer.hpp"
 
 #include <fmt/format.h>
@@ -63,6 +64,26 @@ void check_database_path(const std::string& path) {
         "temporary database and \"file:\" as a URI, and stores nothing where you look); name a "
         "file, e.g. ./{}",
         json(path).dump(), path.empty() ? "apod.db" : path));
+  // SQLite creates NAME-journal and NAME-wal beside the database: they must be legal names too.
+  const std::size_t name_bytes = std::filesystem::path(path).filename().string().size();
+  if (name_bytes > max_database_name_bytes)
+    throw InputError(fmt::format("the database name '{}' is {} bytes long; SQLite writes its "
+                                 "journal beside it under the same name and \"-journal\", so it "
+                                 "may be at most {} bytes",
+                                 path, name_bytes, max_database_name_bytes));
+  // Only a regular file (links followed) can be a database. SQLite would wait forever to open a
+  // FIFO, read /dev/null as an empty database and /dev/zero as garbage. stat() opens nothing, so
+  // a FIFO cannot block this check.
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode))
+    return;
+  const char* kind = S_ISDIR(st.st_mode)    ? "a directory"
+                     : S_ISFIFO(st.st_mode) ? "a named pipe (FIFO)"
+                     : S_ISSOCK(st.st_mode) ? "a socket"
+                     : S_ISCHR(st.st_mode)  ? "a character device"
+                     : S_ISBLK(st.st_mode)  ? "a block device"
+                                            : "not a regular file";
+  throw InputError(fmt::format("'{}' is {}, not a database file", path, kind));
 }
 
 namespace {
@@ -201,11 +222,11 @@ void Store::write_into(const std::string& path, const std::function<void(Store&)
     fill(store);
     return;
   }
-  const fs::path target(path);
-  const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-  std::string temp =
-      (dir / std::string(".").append(target.filename().string()).append(".new-XXXXXX")).string();
-  const int fd = mkstemp(temp.data());
+  // Named to fit NAME_MAX beside any legal target name, and removed with its -wal, -shm and
+  // -journal by a signal that ends apod before the file is placed (temp_files.hpp).
+  std::string temp = temp_name_beside(path, ".new-XXXXXX", std::strlen("-journal"));
+  TempRegistration registered;
+  const int fd = registered.create(temp, true);
   if (fd < 0)
     throw InputError(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));
   const mode_t mask = umask(0);
@@ -230,6 +251,7 @@ void Store::write_into(const std::string& path, const std::function<void(Store&)
     throw;
   }
   discard();
+  registered.release(); // after the files are gone: a signal until then still removes them
   if (placed)
     return;
   Store existing(path, Mode::read_write); // another process created it meanwhile

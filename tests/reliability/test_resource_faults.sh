@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Resource faults and concurrent imports through the binary. A full disk is simulated with a
 # file-size limit (`ulimit -f`, which binds root as well): `apod import` must say that the disk
-# is full or a limit was reached, exit 2, and leave the database exactly as it was; an export
+# is full or a limit was reached, exit 2, and leave the database exactly as it was (SIGXFSZ is
+# left at its default: apod itself must not die of it, issue 19); an export
 # over an existing file must fail the same way and keep the old file. Then eight `apod import`
 # processes write one new database at once and every run must arrive.
 set -u
@@ -23,7 +24,7 @@ python3 "$here/results_doc.py" b1 400000 > "$tmp/big.json"
 cp "$tmp/before.json" "$tmp/kept.json"
 
 limit_kb=$(( ($(stat -c %s "$db") + 65535) / 1024 ))
-out=$( (trap '' XFSZ; ulimit -f "$limit_kb"; "$apod" import --db "$db" "$tmp/big.json") 2>&1 ); code=$?
+out=$( (ulimit -f "$limit_kb"; "$apod" import --db "$db" "$tmp/big.json") 2>&1 ); code=$?
 if crashed $code "$out"; then fail "import into a full disk crashed (exit $code): $out"
 elif [[ $code -ne 2 ]]; then fail "import into a full disk: exit $code, wanted 2: $out"
 elif [[ $out != *"disk is full or a file-size limit"* && $out != *"a full disk, a file-size limit"* ]]; then
@@ -36,7 +37,7 @@ python3 -c "import sqlite3,sys; r=sqlite3.connect(sys.argv[1]).execute('PRAGMA i
   && pass "integrity_check ok after the full disk" || fail "integrity_check after the full disk"
 
 "$apod" import --db "$db" "$tmp/big.json" >/dev/null 2>&1 || fail "the big import once space is back"
-out=$( (trap '' XFSZ; ulimit -f 64; "$apod" export --db "$db" --out "$tmp/kept.json") 2>&1 ); code=$?
+out=$( (ulimit -f 64; "$apod" export --db "$db" --out "$tmp/kept.json") 2>&1 ); code=$?
 if crashed $code "$out"; then fail "export into a full disk crashed: $out"
 elif [[ $code -ne 2 || $out != *"cannot write"* ]]; then fail "export into a full disk: exit $code: $out"
 else pass "full disk on export: exit 2"; fi

@@ -1,20 +1,27 @@
 // Outputs never destroy inputs (issue 10): --out naming the database by any spelling, link or
 // hard link, or its -wal, is refused; a regular file is replaced whole and keeps its mode; a
-// device, FIFO or descriptor is written into, not replaced; gzip by name.
+// device, FIFO or descriptor is written into, not replaced; gzip by name. Issue 19: temporary
+// names fit NAME_MAX, a signal removes temporary files, standard output's failures are reported.
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/output_file.hpp"
+#include "core/stdout.hpp"
+#include "core/temp_files.hpp"
 
 #include <fcntl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <iterator>
 #include <thread>
 
@@ -212,4 +219,160 @@ TEST(OutputFile, NamesEndingInGzAreCompressed) {
   EXPECT_TRUE(is_gzip(packed));
   EXPECT_LT(packed.size(), text.size() / 4);
   EXPECT_EQ(gunzip(packed, text.size(), "doc.json.gz"), text);
+}
+
+// Issue 19: a temporary name built from a legal target name is legal too (NAME_MAX is 255
+// bytes), cut at a character boundary, and kept beside the target.
+TEST(TempFiles, TemporaryNamesFitNameMax) {
+  EXPECT_EQ(temp_name_beside("out.html", ".XXXXXX"), ".out.html.XXXXXX");
+  EXPECT_EQ(temp_name_beside("/d/h.db", ".new-XXXXXX"), "/d/.h.db.new-XXXXXX");
+  const std::string longest(255, 'a');
+  const fs::path cut = temp_name_beside("/d/" + longest, ".new-XXXXXX");
+  EXPECT_EQ(cut.parent_path(), "/d");
+  EXPECT_EQ(cut.filename().string().size(), 255u);
+  EXPECT_EQ(cut.filename().string(), "." + std::string(243, 'a') + ".new-XXXXXX");
+  EXPECT_EQ(fs::path(temp_name_beside(longest, ".new-XXXXXX", 8)).string().size(), 247u)
+      << "room for SQLite's -journal";
+  std::string accents; // 127 two-byte characters and "x": 255 bytes
+  for (int i = 0; i < 127; ++i)
+    accents += "\xc3\xa9";
+  const std::string name = fs::path(temp_name_beside(accents + "x", ".XXXXXX")).string();
+  EXPECT_LE(name.size(), 255u);
+  EXPECT_EQ(name, "." + accents.substr(0, 246) + ".XXXXXX") << "not cut inside a character";
+}
+
+TEST(TempFiles, OutputsWithTheLongestLegalNameAreWritten) {
+  TempDir dir;
+  const std::string path = dir / std::string(255, 'o');
+  write_output(path, "long", {});
+  EXPECT_EQ(slurp(path), "long");
+  EXPECT_EQ(entries(dir.path), 1u) << "no temporary file left";
+}
+
+// The registry the signal handler reads: an output's temporary file is in it from its creation
+// until it was renamed into place or removed.
+TEST(TempFiles, AnOutputIsRegisteredWhileItsTemporaryFileExists) {
+  TempDir dir;
+  const int before = registered_temp_files();
+  {
+    OutputFile out(dir / "a.json", {});
+    EXPECT_EQ(registered_temp_files(), before) << "nothing created yet";
+    out.write("x");
+    EXPECT_EQ(registered_temp_files(), before + 1);
+    out.commit();
+    EXPECT_EQ(registered_temp_files(), before);
+  }
+  {
+    OutputFile out(dir / "b.json", {});
+    out.write("x");
+    EXPECT_EQ(registered_temp_files(), before + 1);
+  } // abandoned: removed and unregistered
+  EXPECT_EQ(registered_temp_files(), before);
+  std::string name = dir / "c.XXXXXX";
+  TempRegistration registration;
+  const int fd = registration.create(name, true);
+  ASSERT_GE(fd, 0);
+  close(fd);
+  EXPECT_TRUE(fs::exists(name));
+  EXPECT_EQ(registered_temp_files(), before + 1);
+  registration.release();
+  EXPECT_EQ(registered_temp_files(), before);
+}
+
+namespace {
+
+// Runs `body` in a child process and returns its wait status.
+template <class Body> int in_child(Body body) {
+  const pid_t child = fork();
+  if (child == 0) {
+    body();
+    _exit(0);
+  }
+  int status = 0;
+  waitpid(child, &status, 0);
+  return status;
+}
+
+// In a child: descriptor 1 on `device` (exit 10 when it cannot be).
+void stdout_to(const char* device) {
+  const int fd = open(device, O_WRONLY);
+  if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0)
+    _exit(10);
+}
+
+} // namespace
+
+// A signal while temporary files exist removes them (a database's -wal and -shm too) and then
+// ends the process by that same signal.
+TEST(TempFiles, ASignalRemovesTemporaryFilesAndStillKills) {
+  for (const int sig : {SIGTERM, SIGINT, SIGHUP}) {
+    TempDir dir;
+    put(dir / "out.json", "old");
+    const std::string db_template = dir / ".new.db.new-XXXXXX";
+    const int status = in_child([&] {
+      install_temp_file_cleanup();
+      OutputFile out(dir / "out.json", {});
+      out.write("half of a document");
+      std::string db = db_template;
+      TempRegistration registration;
+      close(registration.create(db, true));
+      put(db + "-wal", "log");
+      put(db + "-shm", "index");
+      raise(sig);
+      _exit(3); // not reached when the signal kills
+    });
+    EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == sig) << "status " << status;
+    EXPECT_EQ(slurp(dir / "out.json"), "old");
+    EXPECT_EQ(entries(dir.path), 1u) << "only the old output is left (signal " << sig << ")";
+  }
+}
+
+// nohup's SIGHUP stays ignored: the handler is not installed over it.
+TEST(TempFiles, AnIgnoredSignalStaysIgnored) {
+  TempDir dir;
+  const int status = in_child([&] {
+    signal(SIGHUP, SIG_IGN);
+    install_temp_file_cleanup();
+    OutputFile out(dir / "out.json", {});
+    out.write("all of it");
+    raise(SIGHUP);
+    out.commit();
+  });
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+  EXPECT_EQ(slurp(dir / "out.json"), "all of it");
+}
+
+TEST(WriteErrors, AFullDiskAndAFileSizeLimitAreNamed) {
+  for (const int err : {ENOSPC, EFBIG, EDQUOT})
+    EXPECT_NE(write_error_reason(err).find("the disk is full or a file-size limit was reached"),
+              std::string::npos);
+  EXPECT_EQ(write_error_reason(EACCES), std::strerror(EACCES));
+}
+
+// Standard output on /dev/full: the failure is reported, not lost (it was exit 0 before).
+TEST(CheckedStdout, AFailedWriteIsReportedOnce) {
+  const int status = in_child([] {
+    stdout_to("/dev/full");
+    CheckedStdout out;
+    std::cout << "a result\n";
+    std::cout.flush();
+    std::cout << "more\n";
+    try {
+      out.finish();
+      _exit(11);
+    } catch (const InputError& e) {
+      _exit(std::string(e.what()) == "cannot write to standard output: the disk is full or a "
+                                     "file-size limit was reached (No space left on device)"
+                ? 0
+                : 12);
+    }
+  });
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << "status " << status;
+  const int ok = in_child([] {
+    stdout_to("/dev/null");
+    CheckedStdout out;
+    std::cout << "printed\n";
+    out.finish();
+  });
+  EXPECT_TRUE(WIFEXITED(ok) && WEXITSTATUS(ok) == 0);
 }
