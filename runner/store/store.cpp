@@ -335,17 +335,27 @@ std::vector<std::string> Store::run_ids() try {
 }
 
 std::string Store::resolve_run_id(const std::string& prefix) try {
-  sqlite::Statement st(*db_,
-                       "SELECT id FROM run WHERE substr(id, 1, length(:prefix)) = :prefix LIMIT 2");
-  st.bind(":prefix", prefix);
+  if (prefix.empty())
+    throw InputError(fmt::format("an empty run id names no run in '{}'", db_->path()));
+  // Every run can be named: its full id is it, even where it is also the prefix of another's.
+  constexpr int shown = 8;
+  sqlite::Statement st(*db_, "SELECT id FROM run WHERE substr(id, 1, length(:prefix)) = :prefix "
+                             "ORDER BY id = :prefix DESC, id LIMIT :limit");
+  st.bind(":prefix", prefix).bind(":limit", shown + 1);
   std::vector<std::string> found;
   while (st.step())
     found.push_back(st.get_text("id"));
   if (found.empty())
     throw InputError(fmt::format("no run '{}' in '{}'", prefix, db_->path()));
-  if (found.size() > 1)
-    throw InputError(fmt::format("run id prefix '{}' is ambiguous; give more digits", prefix));
-  return found.front();
+  if (found.size() == 1 || found.front() == prefix)
+    return found.front();
+  std::string list;
+  for (size_t i = 0; i < found.size() && i < shown; ++i)
+    list += (i ? ", " : "") + found[i];
+  throw InputError(
+      fmt::format("run id prefix '{}' is ambiguous in '{}': it begins the ids {}{}; give more "
+                  "digits",
+                  prefix, db_->path(), list, found.size() > shown ? ", ..." : ""));
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, false);
 }
