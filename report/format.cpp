@@ -117,8 +117,15 @@ std::string format_timestamp(const json& iso) {
   if (!iso.is_string())
     return "—";
   const std::string text = iso.get<std::string>();
-  // Only the exact shape apod writes is reformatted; anything else is shown verbatim.
-  if (text.size() < 20 || text[10] != 'T' || text.back() != 'Z')
+  // Only the exact shape apod writes is reformatted (so that the cut falls between ASCII digits,
+  // never inside a character); anything else is shown verbatim, escaped by its writer.
+  const auto digits = [&](std::size_t from, std::size_t n) {
+    return std::all_of(text.begin() + from, text.begin() + from + n,
+                       [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (text.size() < 20 || text[10] != 'T' || text.back() != 'Z' || !digits(0, 4) ||
+      text[4] != '-' || !digits(5, 2) || text[7] != '-' || !digits(8, 2) || !digits(11, 2) ||
+      text[13] != ':' || !digits(14, 2) || text[16] != ':' || !digits(17, 2))
     return text;
   return text.substr(0, 10) + " " + text.substr(11, 8) + " UTC";
 }

@@ -1,5 +1,9 @@
 #include "html.hpp"
 
+#include "core/text.hpp"
+
+#include <stdexcept>
+
 namespace apod::report {
 
 std::string json_for_script(const nlohmann::ordered_json& value) {
@@ -25,6 +29,17 @@ std::string json_for_script(const nlohmann::ordered_json& value) {
     }
   }
   return safe;
+}
+
+std::string render_mustache(std::string_view text, const kainjow::mustache::data& data) {
+  kainjow::mustache::mustache page_template{std::string(text)};
+  if (!page_template.is_valid())
+    throw std::runtime_error("report template: " + page_template.error_message());
+  page_template.set_custom_escape([](const std::string& s) { return html_text(s); });
+  std::string html = page_template.render(data);
+  if (!page_template.is_valid())
+    throw std::runtime_error("report template: " + page_template.error_message());
+  return html;
 }
 
 } // namespace apod::report

@@ -20,7 +20,8 @@ std::string params_text(const json& params) {
   std::string out;
   for (const auto& [k, v] : params.items())
     out += fmt::format("{}{}={}", out.empty() ? "" : " ", k,
-                       v.is_string() ? v.get<std::string>() : v.dump());
+                       v.is_string() ? v.get<std::string>()
+                                     : v.dump(-1, ' ', false, json::error_handler_t::replace));
   return out.empty() ? "-" : out;
 }
 
@@ -32,13 +33,28 @@ std::string value_text(double v, const std::string& unit) {
 /// A terminal shows this many left-out points; the other formats show them all.
 constexpr size_t max_left_out_lines = 20;
 
+/// The first 8 characters of a run id, cut whole (text_prefix): ids are hex, but a database
+/// written by another program may hold anything, so every caller escapes the result.
 std::string short_id(const std::string& id) {
-  return id.substr(0, 8);
+  return std::string(text_prefix(id, 8));
 }
 
-/// "2026-11-22 07:34" from an ISO 8601 time.
+/// "2026-11-22 07:34" from an ISO 8601 time; any other text whole, for the caller to escape, so
+/// that no cut splits a character or keeps half of an escape sequence.
 std::string when(const std::string& iso) {
-  return iso.size() >= 16 ? iso.substr(0, 10) + " " + iso.substr(11, 5) : iso;
+  const auto digits = [&](std::size_t from, std::size_t n) {
+    return std::all_of(iso.begin() + from, iso.begin() + from + n,
+                       [](char c) { return c >= '0' && c <= '9'; });
+  };
+  const bool iso_shape = iso.size() >= 16 && digits(0, 4) && iso[4] == '-' && digits(5, 2) &&
+                         iso[7] == '-' && digits(8, 2) && iso[10] == 'T' && digits(11, 2) &&
+                         iso[13] == ':' && digits(14, 2);
+  return iso_shape ? iso.substr(0, 10) + " " + iso.substr(11, 5) : iso;
+}
+
+/// The first 12 characters of a GPU UUID, cut whole.
+std::string short_uuid(const std::string& uuid) {
+  return std::string(text_prefix(uuid, 12));
 }
 
 /// How a format writes stored text (an experiment's name) inside its own sentences: terminal_text,
@@ -65,7 +81,7 @@ std::string wholes_text(const Verdict& v, Escape escape) {
 std::string count_line(const Verdict& v, Escape escape) {
   if (!v.nothing_compared.empty())
     return fmt::format("NOTHING COMPARED: 0 points of {} in common; {} left out",
-                       short_id(v.candidate.id), v.left_out.size());
+                       escape(short_id(v.candidate.id)), v.left_out.size());
   const int unconfirmed = v.count(Decision::unconfirmed);
   const int derived_slower = v.count(Decision::slower);
   return fmt::format(
@@ -80,6 +96,7 @@ std::string count_line(const Verdict& v, Escape escape) {
 }
 
 std::string batch_line(const std::vector<Verdict>& verdicts, Escape escape) {
+  // The count line and the run id are the only stored text here; both go through `escape`.
   if (verdicts.size() == 1)
     return fmt::format("apod compare: {}", count_line(verdicts.front(), escape));
   int regressed = 0, nothing = 0, points = 0;
@@ -94,15 +111,15 @@ std::string batch_line(const std::vector<Verdict>& verdicts, Escape escape) {
                      nothing     ? "NOTHING COMPARED"
                      : regressed ? "REGRESSION"
                                  : "no regression",
-                     verdicts.size(), short_id(verdicts.front().baseline.id), regressed, points,
-                     nothing, static_cast<int>(verdicts.size()) - regressed - nothing);
+                     verdicts.size(), escape(short_id(verdicts.front().baseline.id)), regressed,
+                     points, nothing, static_cast<int>(verdicts.size()) - regressed - nothing);
 }
 
 std::string run_line(const RunFacts& r, bool show_gpu) {
   // Stored text reaches a terminal only through terminal_text (core/text.hpp).
   return fmt::format("{}  {}  {} {}{}  \"{}\"", terminal_text(short_id(r.id)),
                      terminal_text(when(r.started_at)), terminal_text(r.device),
-                     show_gpu ? terminal_text(fmt::format("{}@{}", r.uuid.substr(0, 12), r.host))
+                     show_gpu ? terminal_text(fmt::format("{}@{}", short_uuid(r.uuid), r.host))
                               : "(same GPU)",
                      r.driver_branch.empty() || !show_gpu
                          ? ""
@@ -171,9 +188,9 @@ template <class Row> void for_each_group(const Verdict& v, const FormatOptions& 
   }
 }
 
-/// Stored text as literal markdown (core/text.hpp): no label, metric or device name can open a
-/// heading, link, table cell or HTML comment in a job summary. apod's own sentences (counts,
-/// the noise and test lines; run ids are hex) go in as written.
+/// Stored text as literal markdown (core/text.hpp): no label, date, id, metric or device name can
+/// open a heading, link, image, table cell or HTML comment in a job summary. apod's own sentences
+/// (counts, the noise and test lines) go in as written.
 std::string md(const std::string& s) {
   return markdown_text(s);
 }
@@ -217,8 +234,9 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
       out += "experiments taken whole (the median change of their gated points of one class):\n";
       for (const PointVerdict* w : wholes)
         out += fmt::format("  {:<16} {:<28} {:<20} {:<14} {:<10} noise ±{:.2g}%  p {:.2g}\n",
-                           terminal_text(w->experiment), class_phrase(w->metric_class), w->metric,
-                           change_text(*w), word_of(*w), 100 * w->noise, w->p_adjusted);
+                           terminal_text(w->experiment), class_phrase(w->metric_class),
+                           terminal_text(w->metric), change_text(*w), word_of(*w), 100 * w->noise,
+                           w->p_adjusted);
     }
     if (!v.left_out.empty())
       out += "left out:\n";
@@ -239,14 +257,14 @@ std::string format_text(const std::vector<Verdict>& verdicts, const FormatOption
 std::string format_markdown(const std::vector<Verdict>& verdicts, const FormatOptions& o) {
   std::string out = fmt::format("### {}\n", batch_line(verdicts, markdown_text));
   for (const Verdict& v : verdicts) {
-    out += fmt::format("\n#### {} against {}\n\n**{}**\n\n", short_id(v.candidate.id),
-                       short_id(v.baseline.id), count_line(v, markdown_text));
+    out += fmt::format("\n#### {} against {}\n\n**{}**\n\n", md(short_id(v.candidate.id)),
+                       md(short_id(v.baseline.id)), count_line(v, markdown_text));
     out += "| | run | started | GPU | label |\n|---|---|---|---|---|\n";
     for (const auto* r : {&v.baseline, &v.candidate})
       out += fmt::format("| {} | {} | {} | {} {}@{} | {} |\n",
                          r == &v.baseline ? "baseline" : "candidate", markdown_code(r->id),
-                         md(when(r->started_at)), md(r->device),
-                         markdown_code(r->uuid.substr(0, 12)), md(r->host), md(r->label));
+                         md(when(r->started_at)), md(r->device), markdown_code(short_uuid(r->uuid)),
+                         md(r->host), md(r->label));
     if (!v.nothing_compared.empty())
       out += fmt::format("\nNothing compared: {}.\n", md(v.nothing_compared));
     if (!v.points.empty())

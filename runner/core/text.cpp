@@ -38,24 +38,30 @@ bool shown_escaped(char32_t cp) {
          (cp >= 0x2066 && cp <= 0x2069);
 }
 
-} // namespace
-
-std::string terminal_text(std::string_view text) {
+/// terminal_text, but the characters for which `keep` is true stay as they are (a byte that is
+/// not UTF-8 becomes U+FFFD whatever `keep` says).
+template <class Keep> std::string neutralised(std::string_view text, Keep keep) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
     const auto [cp, len] = decode(text, i);
     if (cp == 0xFFFD && len == 1)
       out += "\xEF\xBF\xBD";
-    else if (cp < 0x80 && shown_escaped(cp))
-      out += fmt::format("\\x{:02x}", static_cast<unsigned>(cp));
-    else if (shown_escaped(cp))
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(cp));
-    else
+    else if (keep(cp) || !shown_escaped(cp))
       out.append(text.substr(i, len));
+    else if (cp < 0x80)
+      out += fmt::format("\\x{:02x}", static_cast<unsigned>(cp));
+    else
+      out += fmt::format("\\u{:04x}", static_cast<unsigned>(cp));
     i += len;
   }
   return out;
+}
+
+} // namespace
+
+std::string terminal_text(std::string_view text) {
+  return neutralised(text, [](char32_t) { return false; });
 }
 
 std::string markdown_text(std::string_view text) {
@@ -92,7 +98,9 @@ std::string markdown_code(std::string_view text) {
 }
 
 std::string csv_field(std::string_view text) {
-  std::string field(text);
+  // Bytes that are not UTF-8 become U+FFFD, as in a JSON export, so that the file decodes; the
+  // rest is data and stays as it is.
+  std::string field = neutralised(text, [](char32_t) { return true; });
   if (!field.empty() && std::string_view("=+-@\t\r").find(field.front()) != std::string_view::npos)
     field.insert(0, 1, '\'');
   if (field.find_first_of(",\"\r\n") == std::string::npos)
@@ -101,6 +109,43 @@ std::string csv_field(std::string_view text) {
   for (const char c : field)
     quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
   return quoted + "\"";
+}
+
+std::string html_text(std::string_view text) {
+  std::string out;
+  for (const char c : neutralised(text, [](char32_t cp) { return cp == '\n' || cp == '\t'; })) {
+    switch (c) {
+    case '&':
+      out += "&amp;";
+      break;
+    case '<':
+      out += "&lt;";
+      break;
+    case '>':
+      out += "&gt;";
+      break;
+    case '"':
+      out += "&quot;";
+      break;
+    case '\'':
+      out += "&apos;";
+      break;
+    default:
+      out += c;
+    }
+  }
+  return out;
+}
+
+std::string_view text_prefix(std::string_view text, std::size_t max_bytes) {
+  std::size_t end = 0;
+  while (end < text.size()) {
+    const std::size_t len = decode(text, end).second;
+    if (end + len > max_bytes)
+      break;
+    end += len;
+  }
+  return text.substr(0, end);
 }
 
 } // namespace apod

@@ -1,9 +1,13 @@
-// Stored strings (labels, metric and experiment names, device names, parameters) come from other
-// machines and people. Before one reaches a terminal, a markdown page or a CSV file it passes
-// through one of these, so that it can only ever be read as the text it is: never as a terminal
-// command (clear screen, window title, clipboard), a markdown heading, link or HTML comment, or a
-// spreadsheet formula. JSON output needs none of this: its encoder escapes every control
-// character.
+// Stored strings (labels, dates, metric and experiment names, device names, parameters) come from
+// other machines and people. Before one reaches a terminal, a markdown page, an HTML page or a
+// CSV file it passes through the one function of that kind here, so that it can only ever be
+// read as the text it is: never as a terminal command (clear screen, window title, clipboard), a
+// markdown heading, link, image or HTML comment, an HTML element, or a spreadsheet formula. JSON
+// needs none of this: its encoder escapes every control character (written with
+// error_handler_t::replace, so that bytes that are not UTF-8 become U+FFFD rather than an
+// exception); JSON inside an HTML <script> goes through report/html.hpp's json_for_script.
+// A writer that cuts stored text (a short id, the date of a time) cuts it with text_prefix first
+// and escapes the piece, never the other way round.
 #pragma once
 
 #include <string>
@@ -30,7 +34,18 @@ std::string markdown_code(std::string_view text);
 
 /// `text` as one CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF, quotes
 /// doubled; a field that a spreadsheet would run as a formula (starting with =, +, -, @, tab or
-/// CR) gets a leading apostrophe (OWASP, "CSV Injection").
+/// CR) gets a leading apostrophe (OWASP, "CSV Injection"); bytes that are not UTF-8 become U+FFFD.
 std::string csv_field(std::string_view text);
+
+/// `text` as HTML text or a quoted attribute value: control characters, DEL, C1 and the
+/// bidirectional overrides made visible as by terminal_text (line feed and tab kept: they are
+/// white space in HTML), bytes that are not UTF-8 as U+FFFD, then `&`, `<`, `>`, `"` and `'` as
+/// character references. No element, comment or attribute can start from inside it.
+std::string html_text(std::string_view text);
+
+/// The longest start of `text` that is at most `max_bytes` long and does not end inside a
+/// UTF-8 sequence (a byte that starts no valid sequence counts as one character): a cut of
+/// stored text that leaves no half character for an escape to turn into U+FFFD.
+std::string_view text_prefix(std::string_view text, std::size_t max_bytes);
 
 } // namespace apod

@@ -130,6 +130,20 @@ TEST(JsonForScript, InvalidUtf8IsReplacedNotThrown) {
   EXPECT_NE(json_for_script(value).find("\xEF\xBF\xBD"), std::string::npos); // U+FFFD
 }
 
+TEST(RenderMustache, WritesEveryVariableThroughHtmlText) {
+  kainjow::mustache::data data;
+  data.set("label", "\x1b]0;owned\x07\xE2\x80\xAE<b>\"'&\xff");
+  kainjow::mustache::data partial =
+      kainjow::mustache::partial([] { return std::string("<i>{{label}}</i>"); });
+  data.set("part", partial);
+  data.set("ours", "<em>apod's own markup</em>");
+  const std::string html =
+      render_mustache("<p title=\"{{label}}\">{{label}}</p>{{>part}}{{{ours}}}", data);
+  const std::string shown = "\\x1b]0;owned\\x07\\u202e&lt;b&gt;&quot;&apos;&amp;\xEF\xBF\xBD";
+  EXPECT_EQ(html, "<p title=\"" + shown + "\">" + shown + "</p><i>" + shown +
+                      "</i><em>apod's own markup</em>");
+}
+
 TEST(SelfContained, MarkupReferencesNothingOutsideThePage) {
   const std::string html = render_html(three_runs(), catalog(), references());
   const std::string markup = markup_without_scripts(html);

@@ -1,5 +1,5 @@
-// Text that reaches a terminal, markdown or CSV is neutralised (issue 10): a stored label or
-// metric name can clear no screen, set no window title, fake no heading and hide no cell.
+// Text that reaches a terminal, markdown, HTML or CSV is neutralised (issues 10, 19): a stored
+// label or metric name can clear no screen, set no window title, fake no heading and hide no cell.
 #include "core/text.hpp"
 
 #include <gtest/gtest.h>
@@ -60,4 +60,43 @@ TEST(Text, CsvFieldsAreQuotedAndNeverFormulas) {
   EXPECT_EQ(csv_field("+1"), "'+1");
   EXPECT_EQ(csv_field("@SUM(A1)"), "'@SUM(A1)");
   EXPECT_EQ(csv_field(""), "");
+  EXPECT_EQ(csv_field("a\xff,b"), "\"a\xEF\xBF\xBD,b\"") << "bytes that are not UTF-8";
+}
+
+TEST(Text, HtmlTextOpensNoElementAndShowsControls) {
+  EXPECT_EQ(html_text("</script><!-- <img src=x onerror=alert(1)>"),
+            "&lt;/script&gt;&lt;!-- &lt;img src=x onerror=alert(1)&gt;");
+  EXPECT_EQ(html_text("a\"b'c&d"), "a&quot;b&apos;c&amp;d");
+  EXPECT_EQ(html_text("two\nlines\tand\x1b[2J\xC2\x9B"), "two\nlines\tand\\x1b[2J\\u009b")
+      << "white space kept, controls shown";
+  EXPECT_EQ(html_text("abc\xE2\x80\xAE"
+                      "cba\xE2\x81\xA6"),
+            "abc\\u202ecba\\u2066")
+      << "bidirectional overrides shown";
+  EXPECT_EQ(html_text("\xff\xfe"), "\xEF\xBF\xBD\xEF\xBF\xBD");
+  EXPECT_EQ(html_text("H200 \xE2\x80\x94 Gr\xC3\xBC\xC3\x9F"
+                      "e"),
+            "H200 \xE2\x80\x94 Gr\xC3\xBC\xC3\x9F"
+            "e");
+}
+
+TEST(Text, TextPrefixNeverCutsACharacter) {
+  EXPECT_EQ(text_prefix("0f535a147dca", 8), "0f535a14");
+  EXPECT_EQ(text_prefix("short", 8), "short");
+  // "abcdefg" then a 3-byte character at bytes 7..9: a cut at 8 stops before it.
+  EXPECT_EQ(text_prefix("abcdefg\xE2\x80\xAE"
+                        "z",
+                        8),
+            "abcdefg");
+  EXPECT_EQ(text_prefix("abcdefg\xE2\x80\xAE"
+                        "z",
+                        10),
+            "abcdefg\xE2\x80\xAE");
+  // A byte that starts no valid sequence is one character: kept, for the escape to replace.
+  EXPECT_EQ(text_prefix("\xff\xfe"
+                        "abcdefgh",
+                        8),
+            "\xff\xfe"
+            "abcdef");
+  EXPECT_EQ(text_prefix("\xE2\x80", 8), "\xE2\x80") << "a cut-off sequence is two bad bytes";
 }
