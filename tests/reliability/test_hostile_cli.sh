@@ -152,7 +152,7 @@ base = doc["runs"][0]
 base["label"] = "\x1b[2J\x1b]0;owned\x07\x1b]52;c;ZXZpbA==\x07"
 m = base["measurements"][0]
 m["metric"] = "x\n### no regression\n[details](http://evil.example) <!-- hidden"
-cand = json.loads(json.dumps(base)); cand["id"] = "d20"; cand["started_at"] = "2026-01-02T00:00:00.000Z"
+cand = json.loads(json.dumps(base)); cand["id"] = "d20"; cand["started_at"] = "2026-01-02T00:00:00.000Z"; cand["finished_at"] = "2026-01-02T00:01:00.000Z"
 cand["measurements"][0]["samples"] = [v * 0.5 for v in m["samples"]]
 json.dump({"format": "apod-results", "schema_version": 2, "runs": [base, cand]}, open(f"{d}/hostile_text.json", "w"))
 PY
