@@ -2,10 +2,13 @@
 // run-to-run noise of each point on its machine (runner/analysis/compare.hpp, docs/ci.md).
 #include "analysis/compare.hpp"
 #include "commands.hpp"
+#include "core/catalog.hpp"
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
+#include "core/run_dates.hpp"
 #include "core/text.hpp"
 #include "core/vocabulary.hpp"
+#include "store/run_conflict.hpp"
 #include "store/store.hpp"
 
 #include <fmt/format.h>
@@ -26,12 +29,24 @@ struct CompareArgs {
   std::vector<std::string> runs; ///< BASELINE [CANDIDATE...]
   std::string db = "apod.db", baseline_db, config, format = "text", threshold, batch;
   bool all = false, pool = false, only_changed = false;
+  bool batch_given = false; ///< --batch was on the command line, even as ""
 };
 
 CompareOptions load_options(const CompareArgs& args) {
   CompareOptions options;
   if (!args.config.empty())
     options = parse_compare_config(read_json_file(args.config, limits::compare_config));
+  // A threshold for an experiment apod does not have (a typo, a renamed experiment) would be
+  // ignored in silence: refused, naming the ones it has.
+  for (const auto& [name, threshold] : options.experiment_threshold)
+    if (!find_declaration(name)) {
+      std::string known;
+      for (const Declaration& d : declarations())
+        known += (known.empty() ? "" : ", ") + d.name;
+      throw InputError(fmt::format("compare config '{}': experiments.{} is not an experiment of "
+                                   "apod (known: {})",
+                                   args.config, name, known));
+    }
   if (!args.threshold.empty())
     options.threshold = parse_threshold(args.threshold);
   return options;
@@ -45,26 +60,70 @@ std::string pinned_baseline(Store& store, const std::string& db) {
                    "`apod baseline set RUN`");
 }
 
+/// The batch `wanted` names: a --repeat batch id or a prefix of exactly one (an id that is also
+/// a prefix of another is that id). Empty, unknown or ambiguous: InputError naming the batches.
+std::string resolve_batch(const std::string& wanted, const std::vector<RunRecord>& runs,
+                          const std::string& db) {
+  std::set<std::string> batches, matching;
+  for (const RunRecord& r : runs)
+    if (const auto& repeat = r.environment.repeat)
+      batches.insert(repeat->batch);
+  const auto listed = [](const std::set<std::string>& names) {
+    std::string list;
+    for (const auto& n : names)
+      list += (list.empty() ? "" : ", ") + n;
+    return list.empty() ? std::string("none") : list;
+  };
+  if (wanted.empty())
+    throw InputError("--batch \"\" names no batch; the batches in '" + db +
+                     "' are: " + listed(batches));
+  if (batches.count(wanted))
+    return wanted;
+  for (const auto& b : batches)
+    if (b.starts_with(wanted))
+      matching.insert(b);
+  if (matching.size() == 1)
+    return *matching.begin();
+  if (matching.empty())
+    throw InputError("no run of batch '" + wanted + "' in '" + db +
+                     "'; its batches are: " + listed(batches));
+  throw InputError("--batch '" + wanted + "' is a prefix of " + std::to_string(matching.size()) +
+                   " batches (" + listed(matching) + "); give more of the id");
+}
+
 /// The candidates' ids: those named, a whole database (--all), a --repeat batch (--batch), or by
-/// default the newest run other than the baseline.
+/// default the newest run other than the baseline: the one that started last, leaving out runs
+/// dated more than clock_skew after this machine's clock (run_dates.hpp), which are said.
 std::vector<std::string> choose_candidates(const CompareArgs& args, Store& store,
                                            const std::vector<RunRecord>& runs,
                                            const std::string& base_id) {
   std::vector<std::string> ids;
   for (size_t i = 1; i < args.runs.size(); ++i)
     ids.push_back(store.resolve_run_id(args.runs[i]));
+  const std::optional<std::string> batch =
+      args.batch_given ? std::optional(resolve_batch(args.batch, runs, args.db)) : std::nullopt;
   for (const RunRecord& r : runs) {
     const auto& repeat = r.environment.repeat;
-    const bool in_batch = !args.batch.empty() && repeat && repeat->batch.starts_with(args.batch);
+    const bool in_batch = batch && repeat && repeat->batch == *batch;
     if (r.id != base_id && (args.all || in_batch))
       ids.push_back(r.id);
   }
-  if (!args.batch.empty() && ids.empty())
-    throw InputError("no run of batch '" + args.batch + "' in '" + args.db + "'");
-  if (ids.empty() && args.runs.size() <= 1 && !args.all)
-    for (const RunRecord& r : runs)
-      if (r.id != base_id)
-        ids = {r.id}; // runs are in start order: the newest wins
+  if (batch && ids.empty())
+    throw InputError("batch '" + *batch + "' in '" + args.db + "' holds only the baseline");
+  if (ids.empty() && args.runs.size() <= 1 && !args.all) {
+    const UtcTime now = utc_now();
+    for (const RunRecord& r : runs) { // in start order: the newest wins
+      if (r.id == base_id)
+        continue;
+      if (const auto field = date_from_the_future(r, now)) {
+        std::cerr << fmt::format("apod: note: run {} is not taken for the newest: its {} {} lies "
+                                 "more than an hour after this machine's clock\n",
+                                 terminal_text(r.id), *field, terminal_text(r.started_at));
+        continue;
+      }
+      ids = {r.id};
+    }
+  }
   if (ids.empty())
     throw InputError("no candidate run in '" + args.db + "' besides the baseline");
   std::vector<std::string> unique;
@@ -99,10 +158,20 @@ int run_compare(const CompareArgs& args) {
   // Every run of both databases is history for the noise model; the candidates are judged.
   std::vector<RunRecord> runs = candidates.read_runs();
   const std::vector<std::string> cand_ids = choose_candidates(args, candidates, runs, base_id);
+  // A run in both databases must be one run: were the copies different, which one is the
+  // baseline (or the history) would depend on which database was read first.
   if (other)
-    for (RunRecord& r : other->read_runs())
-      if (std::none_of(runs.begin(), runs.end(), [&](const RunRecord& x) { return x.id == r.id; }))
+    for (RunRecord& r : other->read_runs()) {
+      const auto it =
+          std::find_if(runs.begin(), runs.end(), [&](const RunRecord& x) { return x.id == r.id; });
+      if (it == runs.end())
         runs.push_back(std::move(r));
+      else if (const RunConflict c = classify(*it, r); c.kind != RunConflict::same)
+        throw InputError(fmt::format("run {} is in '{}' and in '{}' with different contents ({}): "
+                                     "compare would not know which copy to judge; merge them "
+                                     "(apod merge --on-conflict ...) or give another --db",
+                                     r.id, args.db, args.baseline_db, c.difference));
+    }
   const std::set<std::string> judged(cand_ids.begin(), cand_ids.end());
   const RunRecord& base = find_run(runs, base_id);
   std::vector<Verdict> verdicts;
@@ -158,7 +227,8 @@ void add_compare(CLI::App& app, Action& action) {
       ->capture_default_str();
   cmp->add_option("--baseline-db", args->baseline_db, "another database holding the baseline run");
   cmp->add_flag("--all", args->all, "judge every run of --db against the baseline");
-  cmp->add_option("--batch", args->batch, "judge every run of this --repeat batch (id or prefix)");
+  auto* batch = cmp->add_option("--batch", args->batch,
+                                "judge every run of this --repeat batch (id or prefix)");
   cmp->add_flag("--pool", args->pool,
                 "judge the candidates (of one GPU) as one, by each point's median over the runs");
   cmp->add_option("--config", args->config,
@@ -172,7 +242,10 @@ void add_compare(CLI::App& app, Action& action) {
   cmp->add_option("--format", args->format, "text, markdown (for a CI job summary) or json")
       ->check(CLI::IsMember({"text", "markdown", "json"}))
       ->capture_default_str();
-  cmp->callback([&action, args] { action = [args] { return run_compare(*args); }; });
+  cmp->callback([&action, args, batch] {
+    args->batch_given = batch->count() > 0; // `--batch ""` is given too, and refused
+    action = [args] { return run_compare(*args); };
+  });
 }
 
 void add_baseline(CLI::App& app, Action& action) {
