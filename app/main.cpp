@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <iostream>
+#include <sstream>
 
 namespace {
 
@@ -44,7 +45,13 @@ int run_command(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    app.exit(e);
+    // The message may quote an argument, and an argument may be a stored name a script passed
+    // on: each line through terminal_text like every other message (CLI11 prints it raw).
+    std::ostringstream message;
+    app.exit(e, std::cout, message);
+    std::istringstream lines(message.str());
+    for (std::string line; std::getline(lines, line);)
+      std::cerr << apod::terminal_text(line) << "\n";
     return apod::exit_usage;
   }
 

@@ -4,6 +4,7 @@
 #include "format.hpp"
 
 #include "core/results_json.hpp"
+#include "core/text.hpp"
 
 #include <algorithm>
 #include <map>
@@ -164,7 +165,7 @@ std::vector<RunView> collect_runs(const std::vector<RunRecord>& stored) {
     view.commit = run.environment.apod_commit;
     const std::string uuid = run.device.uuid.empty() ? view.device_model : run.device.uuid;
     view.machine_key = view.host + "\n" + uuid;
-    const std::string gpu = uuid.rfind("GPU-", 0) == 0 ? uuid.substr(0, 12) : uuid;
+    const std::string gpu = uuid.rfind("GPU-", 0) == 0 ? std::string(text_prefix(uuid, 12)) : uuid;
     view.machine_label = view.host.empty() ? gpu : view.host + " · " + gpu;
     view.started_s = seconds_since_epoch(run.started_at);
     view.median_power_w = median_power(run.telemetry);

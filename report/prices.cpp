@@ -3,6 +3,7 @@
 
 #include "core/errors.hpp" // apod::InputError: exit code 2
 #include "core/input_file.hpp"
+#include "core/text.hpp"
 
 #include <fmt/format.h>
 
@@ -33,7 +34,7 @@ Prices parse_prices(const nlohmann::ordered_json& document, const std::string& o
       std::string shown =
           price.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
       if (shown.size() > 60)
-        shown = shown.substr(0, 57) + "...";
+        shown = std::string(apod::text_prefix(shown, 57)) + "...";
       throw apod::InputError(
           fmt::format("{}: the price of {} is {}, not a positive number of US dollars; {}", origin,
                       nlohmann::ordered_json(model).dump(

@@ -1,5 +1,7 @@
 #include "report.hpp"
 
+#include "html.hpp"
+
 #include "assets.hpp"
 #include "context.hpp"
 #include "format.hpp"
@@ -122,14 +124,9 @@ mustache::data toc_entry(const Section& section, const PageModel& page) {
   return entry;
 }
 
+// Every {{var}} through html_text, the one HTML escaper (html.hpp).
 std::string render_template(std::string_view text, mustache::data& data) {
-  mustache::mustache page_template{std::string(text)};
-  if (!page_template.is_valid())
-    throw std::runtime_error("report template: " + page_template.error_message());
-  std::string html = page_template.render(data);
-  if (!page_template.is_valid())
-    throw std::runtime_error("report template: " + page_template.error_message());
-  return html;
+  return render_mustache(text, data);
 }
 
 // A section is rendered on its own, with the partials every section may use; the page then

@@ -1,5 +1,7 @@
 #include "verdict.hpp"
 
+#include "core/text.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -47,8 +49,8 @@ BaselineVerdict baseline_verdict(const PageModel& page, const std::string& pinne
     if (run.id == pinned_id)
       verdict.baseline = &run;
   if (!verdict.baseline) {
-    verdict.why_none =
-        "The pinned baseline " + pinned_id.substr(0, 12) + " is not among the runs of this report.";
+    verdict.why_none = "The pinned baseline " + std::string(text_prefix(pinned_id, 12)) +
+                       " is not among the runs of this report.";
     return verdict;
   }
   const auto runs = page.runs_of_model(verdict.baseline->device_model);

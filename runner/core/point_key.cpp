@@ -10,7 +10,10 @@ namespace apod {
 
 std::string canonical_params(const json& params) {
   // nlohmann::json (not ordered_json) keeps object keys sorted, so {a,b} and {b,a} dump alike.
-  return nlohmann::json::parse(params.dump()).dump();
+  // Text that is not UTF-8 (only a record built in memory can hold it: every way in replaces
+  // it) becomes U+FFFD rather than an exception.
+  constexpr auto replace = json::error_handler_t::replace;
+  return nlohmann::json::parse(params.dump(-1, ' ', false, replace)).dump(-1, ' ', false, replace);
 }
 
 PointKey PointKey::of(std::string experiment, std::string metric, const json& params) {

@@ -100,7 +100,9 @@ std::size_t write_results_json(OutputFile& out, const RunSource& source) {
   out.write(std::string_view(head).substr(0, open + 1));
   std::size_t runs = 0;
   source([&](const RunRecord& run) {
-    std::string text = to_json(run).dump(2);
+    // Text that is not UTF-8 is U+FFFD: the store replaces it as it reads, so this only
+    // guards a record built in memory from throwing halfway through an output.
+    std::string text = to_json(run).dump(2, ' ', false, json::error_handler_t::replace);
     std::string indented = runs ? ",\n    " : "\n    ";
     for (const char c : text)
       indented += c == '\n' ? std::string_view("\n    ") : std::string_view(&c, 1);
@@ -153,6 +155,7 @@ std::string csv_row(const RunRecord& run, const ExperimentRecord& e, const Measu
   const SampleCounts counts = sample_counts(m);
   const PointStatus status = point_status(m);
   const auto stat = [&](double v) { return s.n ? number(v) : std::string(); };
+  const std::string params = m.params.dump(-1, ' ', false, json::error_handler_t::replace);
   const std::string fields[] = {csv_field(run.id),
                                 csv_field(run.label),
                                 csv_field(run.started_at),
@@ -161,7 +164,7 @@ std::string csv_row(const RunRecord& run, const ExperimentRecord& e, const Measu
                                 csv_field(run.device.uuid),
                                 csv_field(e.name),
                                 std::to_string(e.version),
-                                csv_field(m.params.dump()),
+                                csv_field(params),
                                 csv_field(m.metric),
                                 csv_field(m.unit),
                                 to_string(m.direction),

@@ -195,6 +195,13 @@ printf '{"experiments": {"\\u001b]0;owned\\u0007\\u202ex": {"threshold": "x"}}}'
 "$apod" compare d19 d20 --db "$tmp/text.db" --config "$tmp/hostile_config.json" > "$tmp/config.txt" 2>&1
 terminal_safe config_experiment_neutralised "$tmp/config.txt"
 grep -q 'owned' "$tmp/config.txt" && passed=$((passed + 1)) || { echo "FAIL the config error does not name the experiment"; cat -v "$tmp/config.txt"; failures=$((failures + 1)); }
+# A command line's own text: CLI11's parse errors quote the argument (a script may pass on a
+# stored name), and reach the terminal through terminal_text like every other message.
+"$apod" list $'\x1b]0;owned\x07\xc2\x9b\xe2\x80\xae' > "$tmp/args.txt" 2>&1
+terminal_safe parse_error_of_an_argument_neutralised "$tmp/args.txt"
+"$apod" compare --format $'\x1b[2J' > "$tmp/args.txt" 2>&1
+terminal_safe parse_error_of_an_option_value_neutralised "$tmp/args.txt"
+grep -q 'x1b' "$tmp/args.txt" && passed=$((passed + 1)) || { echo "FAIL the parse error does not show the value escaped"; cat -v "$tmp/args.txt"; failures=$((failures + 1)); }
 
 if ! "$apod" device >/dev/null 2>&1; then  # no GPU: --resume stops before the database
   expect resume_without_gpu 3 "no CUDA-capable device" -- "$apod" run --resume d1 --db "$tmp/missing.db"
