@@ -63,10 +63,13 @@ void check_run_dates(const RunRecord& r, const std::string& where) {
   check_date(r.started_at, where + ".started_at");
   if (r.finished_at) {
     check_date(*r.finished_at, where + ".finished_at");
-    if (*parse_utc(*r.finished_at) < *parse_utc(r.started_at))
+    // The runner's own clock may step back while it runs (NTP, a resumed suspend): a finish
+    // up to clock_skew before the start is that, not a forged record, and must not make the
+    // night's run unreadable.
+    if (*parse_utc(*r.finished_at) + clock_skew < *parse_utc(r.started_at))
       refuse_results(where + ".finished_at",
-                     fmt::format("the run finished ({}) before it started ({})", *r.finished_at,
-                                 r.started_at));
+                     fmt::format("the run finished ({}) more than an hour before it started ({})",
+                                 *r.finished_at, r.started_at));
   }
   for (size_t i = 0; i < r.experiments.size(); ++i)
     check_date(r.experiments[i].started_at, fmt::format("{}.experiments[{}].started_at", where, i));

@@ -26,7 +26,8 @@ std::optional<UtcTime> parse_utc(const std::string& text);
 
 /// The rules for a run's dates that hold whenever it is read (validate()): started_at, every
 /// experiment's started_at and finished_at (when set) are UTC timestamps, and the run did not
-/// finish before it started. Throws InputError naming `where` and the field.
+/// finish more than clock_skew before it started (a clock stepped back during the run).
+/// Throws InputError naming `where` and the field.
 void check_run_dates(const RunRecord& r, const std::string& where);
 
 /// The date of `r` that lies beyond `now` plus clock_skew ("started_at" or "finished_at"), or
