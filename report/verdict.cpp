@@ -1,5 +1,6 @@
 #include "verdict.hpp"
 
+#include "core/run_dates.hpp"
 #include "core/text.hpp"
 
 #include <algorithm>
@@ -53,9 +54,12 @@ BaselineVerdict baseline_verdict(const PageModel& page, const std::string& pinne
                        " is not among the runs of this report.";
     return verdict;
   }
+  // The newest run as compare takes it: the last to start, leaving out a run dated beyond this
+  // machine's clock (run_dates.hpp), which would otherwise be "the newest" for ever.
   const auto runs = page.runs_of_model(verdict.baseline->device_model);
+  const UtcTime now = utc_now();
   for (auto run = runs.rbegin(); run != runs.rend() && !verdict.candidate; ++run)
-    if (*run != verdict.baseline)
+    if (*run != verdict.baseline && !date_from_the_future(*(*run)->run, now))
       verdict.candidate = *run;
   if (!verdict.candidate) {
     verdict.why_none = "No other run of " + verdict.baseline->device_model +

@@ -147,6 +147,21 @@ TEST(DidAnythingChange, TheNewestRunIsJudgedAgainstThePinnedBaselineWithItsRegre
   }
 }
 
+// A run dated in 9999 (a writer whose clock was far ahead) once stayed "the newest run" for ever:
+// the verdict is the newest run within this machine's clock, as compare's.
+TEST(DidAnythingChange, ARunFromTheFutureIsNotTheNewest) {
+  json results = with_planted_regression();
+  json future = results["runs"][9];
+  future["id"] = "0f535a147d00000000000000000000fe";
+  future["started_at"] = "9999-02-02T02:00:00.000Z";
+  future["finished_at"] = "9999-02-02T02:01:00.000Z";
+  results["runs"].push_back(future);
+  const PageModel page = build_page_model(results, catalog());
+  const BaselineVerdict verdict = baseline_verdict(page, results["runs"][0]["id"]);
+  ASSERT_NE(verdict.candidate, nullptr);
+  EXPECT_EQ(verdict.candidate->id, results["runs"][9]["id"]);
+}
+
 TEST(DidAnythingChange, TheSameRunTwiceIsNoRegression) {
   json results = history();
   results["runs"].erase(results["runs"].begin() + 1, results["runs"].end());
