@@ -12,6 +12,7 @@
 #include "store/store.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <iostream>
 #include <memory>
@@ -40,12 +41,12 @@ CompareOptions load_options(const CompareArgs& args) {
   // ignored in silence: refused, naming the ones it has.
   for (const auto& [name, threshold] : options.experiment_threshold)
     if (!find_declaration(name)) {
-      std::string known;
+      std::vector<std::string> known;
       for (const Declaration& d : declarations())
-        known += (known.empty() ? "" : ", ") + d.name;
+        known.push_back(d.name);
       throw InputError(fmt::format("compare config '{}': experiments.{} is not an experiment of "
                                    "apod (known: {})",
-                                   args.config, name, known));
+                                   args.config, name, fmt::join(known, ", ")));
     }
   if (!args.threshold.empty())
     options.threshold = parse_threshold(args.threshold);
@@ -69,10 +70,7 @@ std::string resolve_batch(const std::string& wanted, const std::vector<RunRecord
     if (const auto& repeat = r.environment.repeat)
       batches.insert(repeat->batch);
   const auto listed = [](const std::set<std::string>& names) {
-    std::string list;
-    for (const auto& n : names)
-      list += (list.empty() ? "" : ", ") + n;
-    return list.empty() ? std::string("none") : list;
+    return names.empty() ? std::string("none") : fmt::format("{}", fmt::join(names, ", "));
   };
   if (wanted.empty())
     throw InputError("--batch \"\" names no batch; the batches in '" + db +

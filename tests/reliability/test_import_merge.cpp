@@ -22,15 +22,6 @@ RunFeed feed(std::vector<RunRecord> runs) {
   };
 }
 
-std::string refusal(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(accepted)";
-}
-
 std::string exported(Store& store) {
   return store.export_results().dump();
 }

@@ -5,22 +5,11 @@
 # what export writes, import reads; prices outside a plausible range are refused.
 set -u
 apod=$(realpath "$1")
+here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 command -v python3 >/dev/null || { echo "python3 is needed"; exit 1; }
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-expect() {  # expect NAME WANT_CODE WANT_TEXT -- command...
-  local name=$1 want=$2 text=$3; shift 4
-  local out code
-  out=$("$@" 2>&1); code=$?
-  if [[ $code -ge 128 || $out == *"terminate called"* || $out == *Sanitizer* ]]; then fail "$name crashed (exit $code): ${out:0:300}"
-  elif [[ $code -ne $want ]]; then fail "$name: exit $code, wanted $want: ${out:0:400}"
-  elif [[ -n $text && $out != *"$text"* ]]; then fail "$name: message lacks '$text': ${out:0:400}"
-  else pass "$name"; fi
-}
-same() { cmp -s "$2" "$3" && pass "$1" || fail "$1: the file changed"; }
+source "$here/cli_checks.sh"
 
 # doc.py OUT [--id ID] [--batch B] [--started T] [--finished T] [--gpu NAME] [--scale F]
 #        [--status S] [--version V] [--key K] [--runs N]: an apod-results document of offset_copy
@@ -186,5 +175,4 @@ echo '{"NVIDIA H100 80GB HBM3": 30000}' > "$tmp/prices.json"
 expect price_plausible 0 "" -- "$apod" report --db "$tmp/h.db" --prices "$tmp/prices.json" --out "$tmp/r.html"
 same "database unchanged by the refused documents" "$tmp/h.db" "$tmp/h.orig"
 
-echo "$passed passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish

@@ -10,20 +10,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 command -v python3 >/dev/null || { echo "python3 is needed"; exit 1; }
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-expect() {  # expect NAME WANT_CODE WANT_TEXT -- command...
-  local name=$1 want=$2 text=$3; shift 4
-  local out code
-  out=$("$@" 2>&1); code=$?
-  if [[ $code -ge 128 || $out == *"terminate called"* || $out == *Sanitizer* ]]; then fail "$name crashed (exit $code): ${out:0:300}"
-  elif [[ $code -ne $want ]]; then fail "$name: exit $code, wanted $want: ${out:0:400}"
-  elif [[ -n $text && $out != *"$text"* ]]; then fail "$name: message lacks '$text': ${out:0:400}"
-  else pass "$name"; fi
-}
-same() { cmp -s "$2" "$3" && pass "$1" || fail "$1: the file changed"; }
-absent() { [[ ! -e $2 ]] && pass "$1" || fail "$1: $2 was created"; }
+source "$here/cli_checks.sh"
 
 python3 "$here/results_doc.py" a1 50 > "$tmp/one.json"
 python3 "$here/results_doc.py" b 50 6 > "$tmp/six.json"
@@ -125,5 +112,4 @@ expect merge_completed_then_interrupted 0 "is an earlier state of it" -- "$apod"
 cmp -s "$tmp/m1.json" "$tmp/m2.json" && grep -q '"complete"' "$tmp/m1.json" && pass "either order keeps the completed run" \
   || fail "the merged history depends on the order of the arguments"
 
-echo "$passed passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish

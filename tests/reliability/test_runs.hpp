@@ -1,11 +1,23 @@
 // Small runs for the store's reliability tests: built in memory as an import would read them.
 #pragma once
 
+#include "core/errors.hpp"
 #include "core/run_record.hpp"
 
+#include <functional>
 #include <string>
 
 namespace reliability {
+
+/// What `f` was refused with (an InputError's message), or "(accepted)".
+inline std::string refusal(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const apod::InputError& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
 
 /// A run of `experiments` experiments ("e0", "e1", ...) of one measurement of three samples,
 /// on the device `uuid` named `device`, written by the process `writer` (a number standing for

@@ -14,24 +14,11 @@ runs=$here/../../data/runs
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 command -v python3 >/dev/null || { echo "python3 is needed"; exit 1; }
-failures=0 passed=0
-fail() { echo "FAIL $*"; failures=$((failures + 1)); }
-pass() { echo "ok   $*"; passed=$((passed + 1)); }
-expect() {  # expect NAME WANT_CODE WANT_TEXT -- command...
-  local name=$1 want=$2 text=$3; shift 4
-  local out code
-  out=$("$@" 2>&1); code=$?
-  if [[ $code -ge 124 && $want -lt 124 || $out == *"terminate called"* || $out == *Sanitizer* ]]; then fail "$name crashed or hung (exit $code): ${out:0:300}"
-  elif [[ $code -ne $want ]]; then fail "$name: exit $code, wanted $want: ${out:0:400}"
-  elif [[ -n $text && $out != *"$text"* ]]; then fail "$name: message lacks '$text': ${out:0:400}"
-  else pass "$name"; fi
-}
+source "$here/cli_checks.sh"
 no_temp() {  # no_temp NAME DIR GLOB: nothing in DIR matches GLOB
   local left; left=$(find "$2" -maxdepth 1 -name "$3" | head -3)
   [[ -z $left ]] && pass "$1" || fail "$1: left behind: $left"
 }
-same() { cmp -s "$2" "$3" && pass "$1" || fail "$1: the file changed"; }
-absent() { [[ ! -e $2 ]] && pass "$1" || fail "$1: $2 exists"; }
 
 python3 "$here/results_doc.py" c 50 2 > "$tmp/two.json"
 "$apod" import --db "$tmp/h.db" "$tmp/two.json" >/dev/null 2>&1 || { echo "FAIL base import"; exit 1; }
@@ -200,5 +187,4 @@ done
   || fail "a refused --db was replaced"
 absent "no database was created by the refused commands" "$tmp/m.db"
 
-echo "$passed passed, $failures failed"
-[[ $failures -eq 0 ]]
+finish
