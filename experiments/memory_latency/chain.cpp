@@ -30,6 +30,10 @@ uint64_t walk(const ChainOrder& order, uint64_t start, uint64_t steps) {
   return node;
 }
 
+uint64_t advance(const ChainOrder& order, uint64_t start, uint64_t steps) {
+  return order((order.position(start) + steps % order.n) % order.n);
+}
+
 namespace {
 
 size_t whole_lines(int64_t bytes) {

@@ -1,8 +1,13 @@
 #include "chain.hpp"
 #include "chase.cuh"
+#include "ladder.hpp"
 #include "core/sampling.hpp"
 
 #include <algorithm>
+#include <climits>
+#include <cmath>
+#include <cstdint>
+#include <string>
 #include <stdexcept>
 #include <vector>
 
@@ -52,10 +57,16 @@ __device__ __forceinline__ const unsigned long long* step(const unsigned long lo
   return reinterpret_cast<const unsigned long long*>(__ldca(p));
 }
 
+__device__ __forceinline__ unsigned sm_id() {
+  unsigned sm;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+  return sm;
+}
+
 // One thread. The comparisons with nullptr need the loaded value, so the thread waits there for
 // the last load: the warm steps stay out of the timed region and the last timed step inside it.
-__global__ void chase_kernel(const unsigned long long* start, uint32_t warm, uint32_t steps,
-                             ChaseOut* out) {
+__device__ __forceinline__ void chase(const unsigned long long* start, uint32_t warm,
+                                      uint32_t steps, ChaseOut* out) {
   const unsigned long long* p = start;
   for (uint32_t i = 0; i < warm; ++i)
     p = step(p);
@@ -69,7 +80,26 @@ __global__ void chase_kernel(const unsigned long long* start, uint32_t warm, uin
     __trap();
   const long long c1 = sm_cycles();
   const unsigned long long t1 = global_ns();
-  *out = {reinterpret_cast<unsigned long long>(p), c1 - c0, t1 - t0};
+  *out = {reinterpret_cast<unsigned long long>(p), c1 - c0, t1 - t0, sm_id()};
+}
+
+__global__ void chase_kernel(const unsigned long long* start, uint32_t warm, uint32_t steps,
+                             ChaseOut* out) {
+  chase(start, warm, steps, out);
+}
+
+// Many one-thread blocks; the first to start on `target_sm` claims the chase, every other block
+// leaves at once. The block scheduler places blocks, not the program, so this is how a chase is
+// kept on one SM from launch to launch.
+__global__ void pinned_chase_kernel(const unsigned long long* start, uint32_t warm, uint32_t steps,
+                                    unsigned target_sm, unsigned* claim, ChaseOut* out) {
+  if (sm_id() != target_sm || atomicCAS(claim, 0u, 1u) != 0u)
+    return;
+  chase(start, warm, steps, out);
+}
+
+__global__ void sm_of_kernel(unsigned* out) {
+  *out = sm_id();
 }
 
 } // namespace
@@ -78,6 +108,92 @@ PointerChase::PointerChase(size_t max_bytes) : chain_(max_bytes / sizeof(unsigne
   // Prefer the largest L1 the unified array allows: the chase uses no shared memory.
   APOD_CUDA(cudaFuncSetAttribute(chase_kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                  cudaSharedmemCarveoutMaxL1));
+  APOD_CUDA(cudaFuncSetAttribute(pinned_chase_kernel,
+                                 cudaFuncAttributePreferredSharedMemoryCarveout,
+                                 cudaSharedmemCarveoutMaxL1));
+  int device = 0;
+  APOD_CUDA(cudaGetDevice(&device));
+  APOD_CUDA(cudaDeviceGetAttribute(&sm_count_, cudaDevAttrMultiProcessorCount, device));
+}
+
+ChaseOut PointerChase::pinned_launch(const unsigned long long* at, uint32_t warm, uint32_t steps) {
+  if (pinned_sm_ < 0) { // the SM a lone block lands on: one that exists and takes blocks
+    sm_of_kernel<<<1, 1>>>(claim_.get());
+    APOD_CUDA_LAUNCH();
+    unsigned sm = 0;
+    APOD_CUDA(cudaMemcpy(&sm, claim_.get(), sizeof sm, cudaMemcpyDeviceToHost));
+    pinned_sm_ = int(sm);
+  }
+  // Two blocks per SM nearly always put one on the target; more on a retry.
+  for (int blocks_per_sm = 2; blocks_per_sm <= 32; blocks_per_sm *= 2) {
+    APOD_CUDA(cudaMemset(claim_.get(), 0, sizeof(unsigned)));
+    APOD_CUDA(cudaMemset(out_.get(), 0xFF, sizeof(ChaseOut)));
+    pinned_chase_kernel<<<unsigned(blocks_per_sm * sm_count_), 1>>>(
+        at, warm, steps, unsigned(pinned_sm_), claim_.get(), out_.get());
+    APOD_CUDA_LAUNCH();
+    ChaseOut out{};
+    APOD_CUDA(cudaMemcpy(&out, out_.get(), sizeof out, cudaMemcpyDeviceToHost));
+    if (out.sm == unsigned(pinned_sm_))
+      return out;
+  }
+  throw std::runtime_error("PointerChase: no block landed on SM " + std::to_string(pinned_sm_));
+}
+
+ChaseFigures PointerChase::measure_laps(size_t working_set_bytes, uint64_t seed,
+                                        const LapPlan& plan, const SamplingPolicy& policy) {
+  const size_t nodes = working_set_bytes / chain_line_bytes;
+  if (nodes == 0 || working_set_bytes > chain_.bytes())
+    throw std::invalid_argument("PointerChase: working set larger than the chain's memory");
+  const uint64_t steps = lap_steps(working_set_bytes, plan.min_steps);
+  if (steps > UINT32_MAX)
+    throw std::invalid_argument("PointerChase: a lap of more than 2^32 steps");
+  const ChainOrder order = chain_order(nodes, seed);
+  link_kernel<<<1024, 256>>>(chain_.get(), order);
+  APOD_CUDA_LAUNCH();
+  const auto base = reinterpret_cast<unsigned long long>(chain_.get());
+  const uint64_t start = order(0);
+  // The untimed lap: afterwards every line of the set has been read once from this SM, in the
+  // chain's order, so each timed line was last touched one lap earlier, as in any later lap.
+  ChaseOut out = pinned_launch(chain_.get() + start * words_per_line, uint32_t(nodes), 0);
+  uint64_t at = start, expected = advance(order, start, nodes);
+  size_t wrong = out.last_address != base + expected * chain_line_bytes;
+  at = expected;
+
+  TimedSamples t;
+  std::vector<double> cycles;
+  for (int i = 0; i < plan.samples; ++i) {
+    expected = advance(order, at, steps);
+    out = pinned_launch(chain_.get() + at * words_per_line, 0, uint32_t(steps));
+    wrong += out.last_address != base + expected * chain_line_bytes;
+    at = expected;
+    const double ns = double(out.ns) / double(steps), c = double(out.cycles) / double(steps);
+    t.ms.push_back(ns);
+    t.excluded.push_back(policy.check_sample(out.ns > 0 ? 1e3 * double(out.cycles) / double(out.ns)
+                                                        : std::nan("")));
+    cycles.push_back(c);
+  }
+  finish_fixed(t, policy);
+
+  ChaseFigures figures;
+  figures.ns_per_step = Series(t);
+  figures.cycles_per_step = Series(cycles, t.excluded, t.stop_reason, t.noisy);
+  figures.verified = wrong == 0;
+  const Series clock_ghz = Series::zip(figures.cycles_per_step, figures.ns_per_step,
+                                       [](double c, double ns) { return c / ns; });
+  figures.facts = {{"seed", seed},
+                   {"nodes", nodes},
+                   {"line_bytes", chain_line_bytes},
+                   {"timed_steps", steps},
+                   {"laps_per_sample", double(steps) / double(nodes)},
+                   {"warm_steps", nodes},
+                   {"warm_l2", false},
+                   {"resumes_each_sample", true},
+                   {"start_node", start},
+                   {"expected_node", expected},
+                   {"samples_wrong", wrong},
+                   {"sm", pinned_sm_},
+                   {"sm_clock_ghz", clock_ghz.summary().median}};
+  return figures;
 }
 
 ChaseFigures PointerChase::measure(size_t working_set_bytes, uint64_t seed, const ChasePlan& plan,
@@ -107,7 +223,7 @@ ChaseFigures PointerChase::measure(size_t working_set_bytes, uint64_t seed, cons
       APOD_CUDA_LAUNCH();
     }
     // The host's answer: where the same links lead, followed one by one.
-    expected = walk(order, at, uint64_t(plan.warm_steps) + plan.timed_steps);
+    expected = advance(order, at, uint64_t(plan.warm_steps) + plan.timed_steps);
     chase_kernel<<<1, 1>>>(address_of(at), plan.warm_steps, plan.timed_steps, out_.get());
     APOD_CUDA_LAUNCH();
     ChaseOut out{};

@@ -33,6 +33,15 @@ struct ChaseOut {
   unsigned long long last_address;
   long long cycles;
   unsigned long long ns;
+  unsigned sm; ///< %smid of the SM that chased
+};
+
+/// How the ladder chases one working set (measure_laps): one untimed lap, then `samples` timed
+/// samples of ladder.hpp's lap_steps(bytes, min_steps) steps each (a full lap at least), each
+/// resuming where the last stopped, all on one SM.
+struct LapPlan {
+  uint64_t min_steps = 16384;
+  int samples = 3;
 };
 
 class PointerChase {
@@ -46,7 +55,23 @@ public:
   ChaseFigures measure(size_t working_set_bytes, uint64_t seed, const ChasePlan& plan,
                        SamplingPolicy policy, double max_point_s);
 
+  /// The latency ladder's measurement: a full traversal of the working set per sample (every
+  /// line once per lap, each line last touched one lap before), pinned to one SM: every launch
+  /// runs on the SM the first launch found (%smid), so the near and far L2 partitions are the
+  /// same for every set. Samples are a fixed count (finish_fixed); facts add the SM and laps.
+  ChaseFigures measure_laps(size_t working_set_bytes, uint64_t seed, const LapPlan& plan,
+                            const SamplingPolicy& policy);
+
+  /// The SM every measure_laps launch runs on (-1 before the first).
+  int pinned_sm() const { return pinned_sm_; }
+
 private:
+  /// One launch on the pinned SM from `at`: `warm` untimed steps, then `steps` timed ones.
+  ChaseOut pinned_launch(const unsigned long long* at, uint32_t warm, uint32_t steps);
+
+  int pinned_sm_ = -1;
+  int sm_count_ = 0;
+  DeviceBuffer<unsigned> claim_{1};
   DeviceBuffer<unsigned long long> chain_; ///< one pointer at the start of each line
   DeviceBuffer<ChaseOut> out_{1};
   DeviceBuffer<unsigned long long> sink_{1};

@@ -2,6 +2,7 @@
 // the latency ladder (the sweep on log-log axes, the L1, L2 and DRAM level points labelled).
 #include "declaration.hpp"
 #include "chain.hpp"
+#include "ladder.hpp"
 
 namespace apod::latency {
 
@@ -23,14 +24,19 @@ namespace {
 std::vector<PlannedPoint> plan(const PlanInput& in) {
   const int64_t shared = in.device.shared_bytes_per_sm > 0 ? in.device.shared_bytes_per_sm
                                                            : nominal_device().shared_bytes_per_sm;
-  const LatencyProbes probes = latency_probes(shared, in.device.l2_bytes, in.quick);
+  const std::vector<LadderProbe> probes = ladder_probes(shared, in.device.l2_bytes);
   std::vector<PlannedPoint> points;
-  for (const size_t bytes : working_sets(probes, in.quick)) {
+  for (const size_t bytes : ladder_working_sets(shared, in.device.l2_bytes, in.quick)) {
     points.push_back(
         {{{level.key, sweep_level}, {working_set.key, bytes}}, {ns.name, cycles.name}});
-    if (const std::string named = level_of(probes, bytes); !named.empty())
-      points.push_back({{{level.key, named}, {working_set.key, bytes}}, {ns.name, cycles.name}});
+    for (const LadderProbe& probe : probes)
+      if (probe.bytes == bytes)
+        points.push_back(
+            {{{level.key, probe.level}, {working_set.key, bytes}}, {ns.name, cycles.name}});
   }
+  if (!in.quick) // five sets cannot show a plateau
+    for (const char* detected : {"l1", "l2_near", "l2"})
+      points.push_back({{{level.key, detected}}, {detected_size.name}});
   return points;
 }
 
@@ -43,17 +49,25 @@ Chart ladder(const Metric& metric) {
                      .except = {level.key, sweep_level},
                      .x_param = working_set.key,
                      .label_param = level.key});
-  c.says("Pointer-chase latency per step (" + metric.unit + ") against the working set",
-         {"Squares: the L1, L2 and DRAM level points (a quarter of the shared memory per SM, a "
-          "quarter of the L2, 16x the L2)."});
+  c.says("Pointer-chase latency per step (" + metric.unit + ") against the working set, every "
+         "sample a full lap of the set on one SM",
+         {"Squares: the level points (l1: a quarter of the shared memory per SM; l2: a quarter of "
+          "the L2, its near partition; l2_far: 7/8 of the L2; dram: twice the L2). The plateaus "
+          "and the level sizes detected from them are in detected_size_bytes."});
   return c;
 }
 
 std::vector<Extra> extras() {
   std::vector<Extra> all = chase_extras();
   all.push_back({"experiment_seed", "the seed each working set's chain is drawn from (XOR size)"});
-  all.push_back({"plateau_step_from_smaller", "the level's step from the next-smaller set"});
-  all.push_back({"plateau_flat", "whether that step is within 10%"});
+  all.push_back({"laps_per_sample", "timed steps over the set's lines: at least one lap"});
+  all.push_back({"sm", "the SM every launch of the ladder ran on (%smid)"});
+  all.push_back({"plateaus", "the plateaus of the curve of medians: latency and extent"});
+  all.push_back({"plateaus_found", "how many plateaus the detection found"});
+  all.push_back({"dram_found", "whether the last plateau lies past 1.5x the L2"});
+  all.push_back({"of_medians", "the sizes detected from the curve of medians"});
+  all.push_back({"device_l2_bytes", "the L2 size the driver reports"});
+  all.push_back({"detected_as", "what a detected size is"});
   return all;
 }
 
@@ -65,19 +79,26 @@ APOD_DECLARE(Declaration{
     .description =
         "Dependent-load latency in ns (%globaltimer) and SM cycles (clock64) per step of one "
         "thread chasing a random cyclic chain (one node per 128-byte line, in a pseudo-random "
-        "order from the seed in extra) through working sets from 4 KiB to 16x the L2, loads cached "
-        "in L1 (ld.global.ca, carve-out preferring L1). Sets within the L2 are read into it before "
-        "each sample and walked one lap untimed first. The level points (l1, l2, dram) are the "
-        "sets a quarter of the shared memory per SM, a quarter of the L2 and 16x the L2; extra "
-        "says whether the curve is flat there (within 10% of the next-smaller set). Every "
-        "sample's final node is checked against the host's walk of the same chain.",
-    .citation = "T. Stich, Advanced CUDA Programming ('Launch Configuration': GMEM latency "
-                "400-800 cycles); Notes on CUDA (Little's-law table: 800 cycles)",
-    .version = 1,
+        "order from the seed in extra) through working sets from 1/16 of the shared memory per SM "
+        "to twice the L2, loads cached in L1 (ld.global.ca, carve-out preferring L1). The chase is "
+        "pinned to one SM (extra.sm: many one-thread blocks, the one on that SM runs it). Each "
+        "set is walked one full lap untimed, then 3 timed samples of at least one full lap each "
+        "(every line once per lap, each last touched a lap earlier), each resuming where the last "
+        "stopped. Level points: l1 (a quarter of the shared memory per SM), l2 (a quarter of the "
+        "L2: its near partition), l2_far (7/8 of the L2), dram (twice the L2). "
+        "detected_size_bytes: the plateaus of the curve (least-squares segmentation of log "
+        "latency) give the L1, the near L2 partition and the whole L2 as the largest set on each, "
+        "one detection per repetition. Every sample's final node is checked against the host's "
+        "position in the same chain.",
+    .citation = "Jia et al., Dissecting the NVIDIA Volta GPU Architecture via Microbenchmarking "
+                "(2018), fine-grained pointer chase; gpu-benches gpu-latency (H100 far L2 ~475 "
+                "cycles past ~25 MB); T. Stich, Advanced CUDA Programming (GMEM latency 400-800 "
+                "cycles)",
+    .version = 2,
     .order = 6,
     .chapter = Chapter::caches_on_chip,
     .params = {level, working_set},
-    .metrics = {ns, cycles},
+    .metrics = {ns, cycles, detected_size},
     .extras = extras(),
     .headline = ns.name,
     .charts = {ladder(ns), ladder(cycles)},

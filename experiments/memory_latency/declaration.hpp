@@ -12,7 +12,8 @@ namespace apod::latency {
 
 inline constexpr const char* experiment = "memory_latency";
 
-/// params["level"] of the named points: "l1", "l2", "dram"; the sweep's points are "sweep".
+/// params["level"] of the named points: "l1", "l2" (the near partition), "l2_far", "dram"; the
+/// sweep's points are "sweep"; the detected sizes are "l1", "l2_near", "l2".
 inline const Param level{.key = "level", .title = "level"};
 inline const Param working_set{.key = "working_set_bytes", .title = "working set", .unit = "bytes"};
 inline constexpr const char* sweep_level = "sweep";
@@ -28,6 +29,14 @@ inline const Metric cycles{.name = "latency_cycles",
                            .direction = Direction::lower,
                            .metric_class = MetricClass::device_memory,
                            .title = "dependent-load latency"};
+
+/// The extent of a cache level read off the ladder (params level: l1, l2_near, l2): the largest
+/// working set on its plateau (ladder.hpp).
+inline const Metric detected_size{.name = "detected_size_bytes",
+                                  .unit = "bytes",
+                                  .direction = Direction::higher,
+                                  .metric_class = MetricClass::derived,
+                                  .title = "detected level size"};
 
 /// The run's DRAM latency: what Little's law reads.
 inline FigureRef dram_figure() {

@@ -46,6 +46,9 @@ TEST(Chain, WalkFollowsTheLinksAndWrapsAroundTheCycle) {
   EXPECT_EQ(walk(order, start, 999), order(999));
   EXPECT_EQ(walk(order, start, 1000), start);
   EXPECT_EQ(walk(order, start, 16384 + 8192), order((16384 + 8192) % 1000));
+  for (uint64_t steps : {0, 1, 999, 1000, 1001, 24576})
+    for (uint64_t from : {start, order(17), order(998)})
+      EXPECT_EQ(advance(order, from, steps), walk(order, from, steps)) << steps;
 }
 
 TEST(Chain, OrderDependsOnTheSeedAndScattersNeighbours) {

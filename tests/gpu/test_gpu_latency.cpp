@@ -1,6 +1,6 @@
 // The latency experiments' own promises, on GPU 0 at reduced size (test_gpu_experiments checks
-// that their points verify): memory_latency names its L1, L2 and DRAM points and they rise in
-// that order; littles_law models every point from the same run's figures, marks the guide's
+// that their points verify): memory_latency names its L1, near-L2, far-L2 and DRAM points and
+// they rise in that order, each sample a full lap on one SM; littles_law models every point from the same run's figures, marks the guide's
 // launch and records the 90% point; latency_hiding stores the occupancy the API gives, and more
 // resident threads move more bytes. Exits 77 (skipped) without a GPU.
 #include "core/device.hpp"
@@ -54,7 +54,7 @@ double median(const Measurement& m) {
 TEST(GpuLatency, MemoryLatencyNamesItsLevelsAndTheyRiseFromL1ToDram) {
   const auto ms = run("memory_latency", nullptr);
   double previous = 0;
-  for (const char* level : {"l1", "l2", "dram"}) {
+  for (const char* level : {"l1", "l2", "l2_far", "dram"}) {
     for (const char* metric : {"latency_ns", "latency_cycles"}) {
       const Measurement* m = find(ms, metric, {{"level", level}});
       ASSERT_NE(m, nullptr) << level << " " << metric;
@@ -68,6 +68,12 @@ TEST(GpuLatency, MemoryLatencyNamesItsLevelsAndTheyRiseFromL1ToDram) {
     // cycles / ns is the SM clock the chase ran at: between 0.3 and 4 GHz on any such GPU.
     EXPECT_GT(extra["sm_clock_ghz"].get<double>(), 0.3);
     EXPECT_LT(extra["sm_clock_ghz"].get<double>(), 4.0);
+  }
+  // The ladder: every sample at least a full lap of its set, every set chased on the same SM.
+  const json sm = find(ms, "latency_ns", {{"level", "l1"}})->extra["sm"];
+  for (const auto& m : ms) {
+    EXPECT_GE(m.extra["laps_per_sample"].get<double>(), 1.0) << m.params.dump();
+    EXPECT_EQ(m.extra["sm"], sm) << m.params.dump();
   }
 }
 
