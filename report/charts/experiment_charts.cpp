@@ -10,6 +10,8 @@
 #include "charts/sweep_of.hpp"
 #include "format.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 namespace apod::report {
@@ -31,6 +33,29 @@ std::optional<ChartBlock> chart_block(const DesignInput& in, const Chart& chart)
   return sweep_block(in, *sweep, chart.caption, sweep->sentences);
 }
 
+std::optional<ChartBlock> residual_block(const DesignInput& in, const Chart& chart) {
+  if (chart.shape != ChartShape::sweep || (chart.model_extra.empty() && chart.model_metric.empty()))
+    return std::nullopt;
+  const auto sweep = declared_sweep(in, chart);
+  if (!sweep)
+    return std::nullopt;
+  const auto spec = residual_spec(in.page, in.experiment, *sweep);
+  if (!spec)
+    return std::nullopt;
+  // A model beside a measurement is a claim: its miss is drawn, not left to the eye.
+  std::vector<std::string> sentences = {"Zero is the model met; each point is the measured median "
+                                        "over the model's figure, less one."};
+  if (chart.model_bound > 0)
+    sentences.push_back(fmt::format(
+        "Grey dashed: the bound the model states, ±{:g}%, which the committed runs of both GPU "
+        "models are tested against (docs/method.md)",
+        chart.model_bound * 100));
+  else
+    sentences.push_back("The model states no bound (docs/method.md says where it misses)");
+  return ChartBlock{*spec, caption("Residual of the " + chart.model_label + ": " + chart.caption,
+                                   in.page, sweep_plan(in.page, *sweep), sentences)};
+}
+
 } // namespace charts
 
 std::vector<ChartBlock> experiment_charts(const PageModel& page, const ExperimentView& experiment,
@@ -38,8 +63,11 @@ std::vector<ChartBlock> experiment_charts(const PageModel& page, const Experimen
   const charts::DesignInput in{page, experiment, published};
   std::vector<ChartBlock> blocks;
   for (const Chart& chart : experiment.declaration->charts)
-    if (auto block = charts::chart_block(in, chart))
+    if (auto block = charts::chart_block(in, chart)) {
       blocks.push_back(std::move(*block));
+      if (auto residual = charts::residual_block(in, chart))
+        blocks.push_back(std::move(*residual));
+    }
   if (!blocks.empty())
     return blocks;
   // The metrics its charts draw (every metric of an experiment that declares no chart).

@@ -20,9 +20,14 @@ namespace charts {
 /// it names.
 std::optional<ChartBlock> chart_block(const DesignInput& in, const Chart& chart);
 
+/// The residual panel drawn under a declared sweep with a model (measured / model - 1 per point
+/// and the model's stated bound), or nothing where the chart has no model or no point has one.
+std::optional<ChartBlock> residual_block(const DesignInput& in, const Chart& chart);
+
 } // namespace charts
 
-/// Every chart of one experiment's section, in order: the charts its declaration names, else one
+/// Every chart of one experiment's section, in order: the charts its declaration names (each
+/// with a model followed by its residual), else one
 /// generic chart per metric. `published` are the source documents' figures (all of them; each
 /// chart draws those of its experiment and metric).
 std::vector<ChartBlock> experiment_charts(const PageModel& page, const ExperimentView& experiment,

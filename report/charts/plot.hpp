@@ -76,6 +76,7 @@ struct Sweep {
   std::string model_key;
   const MetricView* model_metric = nullptr;
   std::string model_label;
+  double model_bound = 0;    ///< the model's stated relative bound (0: none stated)
   bool device_limits = true; ///< rules at the devices' theoretical limits
   /// A bound that varies along x, drawn as a limit line (scaling's ideal S = N).
   std::function<std::optional<double>(const Plotted&)> ideal;

@@ -204,6 +204,45 @@ public:
     return layers;
   }
 
+  // The residual panel: measured / model - 1 per point, in the series' colours, against zero and
+  // the model's stated bound.
+  json residual() const {
+    json layers = json::array();
+    const json rows_with =
+        json::array({{{"filter", "datum.kind === 'measured' && isValid(datum.residual_pct)"}}});
+    json zero = {{c_.val, {{"datum", 0}, {"type", "quantitative"}}}};
+    layers.push_back({{"transform", rows_with},
+                      {"mark", {{"type", "rule"}, {"color", "#555555"}}},
+                      {"encoding", zero}});
+    if (sweep_.model_bound > 0)
+      for (const double side : {-1.0, 1.0}) {
+        json at = {
+            {c_.val, {{"datum", side * sweep_.model_bound * 100}, {"type", "quantitative"}}}};
+        layers.push_back(
+            {{"transform", rows_with},
+             {"mark", {{"type", "rule"}, {"color", "#888888"}, {"strokeDash", {4, 3}}}},
+             {"encoding", at}});
+      }
+    json e = {{c_.cat, cat_},
+              {c_.val,
+               {{"field", "residual_pct"},
+                {"type", "quantitative"},
+                {"title", "measured / model − 1 (%)"}}},
+              {"color", colour_}};
+    if (sweep_.mark == "line" && !bars()) {
+      json line = e;
+      line["detail"] = {{"field", "series"}};
+      layers.push_back({{"transform", rows_with},
+                        {"mark", {{"type", "line"}, {"opacity", 0.5}}},
+                        {"encoding", line}});
+    }
+    e["tooltip"] = json::array({{{"field", "residual_text"}, {"title", "residual"}}});
+    layers.push_back({{"transform", rows_with},
+                      {"mark", {{"type", "point"}, {"filled", true}, {"size", 40}}},
+                      {"encoding", e}});
+    return layers;
+  }
+
 private:
   bool bars() const { return sweep_.mark == "bar"; }
 
@@ -313,13 +352,13 @@ private:
 
 } // namespace
 
-json sweep_spec(const PageModel& page, const ExperimentView& experiment, const Sweep& sweep) {
-  const SweepData data = sweep_data(page, experiment, sweep);
-  const SweepLayers layers(data, sweep);
-  const int height = layers.horizontal() ? int(18 * data.x_order.size()) + 40 : sweep.height;
+namespace {
+
+// One view of the rows, or one panel per facet, of `layers`.
+json view_spec(const SweepData& data, json layers, int height) {
   json spec = {{"data", {{"values", data.rows}}}};
   if (data.facets.empty()) {
-    spec.update({{"width", "container"}, {"height", height}, {"layer", layers.all(experiment)}});
+    spec.update({{"width", "container"}, {"height", height}, {"layer", std::move(layers)}});
   } else {
     // Panels side by side within the page's ~1130 px, their legends below them.
     const int columns = data.facets.size() > 2 ? 3 : int(data.facets.size());
@@ -330,10 +369,29 @@ json sweep_spec(const PageModel& page, const ExperimentView& experiment, const S
          {"spec",
           {{"width", columns == 3 ? 300 : 470},
            {"height", height},
-           {"layer", layers.all(experiment)}}}});
+           {"layer", std::move(layers)}}}});
   }
   spec["config"] = chart_config();
   return spec;
+}
+
+} // namespace
+
+json sweep_spec(const PageModel& page, const ExperimentView& experiment, const Sweep& sweep) {
+  const SweepData data = sweep_data(page, experiment, sweep);
+  const SweepLayers layers(data, sweep);
+  const int height = layers.horizontal() ? int(18 * data.x_order.size()) + 40 : sweep.height;
+  return view_spec(data, layers.all(experiment), height);
+}
+
+std::optional<json> residual_spec(const PageModel& page, const ExperimentView& experiment,
+                                  const Sweep& sweep) {
+  const SweepData data = sweep_data(page, experiment, sweep);
+  if (!data.with_residual)
+    return std::nullopt;
+  const SweepLayers layers(data, sweep);
+  const int height = layers.horizontal() ? int(18 * data.x_order.size()) + 40 : 140;
+  return view_spec(data, layers.residual(), height);
 }
 
 } // namespace apod::report::charts

@@ -173,6 +173,7 @@ Sweep sweep_of(const DesignInput& in, const Chart& chart, const MetricView& metr
   sweep.model_metric =
       chart.model_metric.empty() ? nullptr : drawable_metric(in.experiment, chart.model_metric);
   sweep.model_label = chart.model_label;
+  sweep.model_bound = chart.model_bound;
   sweep.published = published_for(in.published, in.experiment, metric.metric);
   for (const auto& more : chart.published_metrics)
     for (const json* figure : published_for(in.published, in.experiment, more))

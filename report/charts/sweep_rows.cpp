@@ -4,6 +4,8 @@
 #include "charts/tooltips.hpp"
 #include "format.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -42,6 +44,13 @@ void add_measured(SweepData& data, const ExperimentView& experiment, const Sweep
                            {"facet", p.facet},
                            {"model_text", text}});
       data.with_model = true;
+      if (*model != 0 && std::isfinite(*model) && std::isfinite(p.y)) {
+        const double residual = (p.y / *model - 1) * 100;
+        row["residual_pct"] = residual;
+        row["residual_text"] = fmt::format("{} against {}: {:+.1f}%",
+                                           format_with_unit(p.y, metric.unit), text, residual);
+        data.with_residual = true;
+      }
     }
     data.rows.push_back(std::move(row));
   }

@@ -35,7 +35,8 @@ struct SweepData {
   json x_order = json::array(); ///< an ordinal axis' values in measured order
   std::set<std::string> kinds;  ///< the kinds present
   bool with_model = false;
-  bool positive_y = true; ///< every drawn y > 0 (a log y axis can place them)
+  bool with_residual = false; ///< some measured row has residual_pct: measured / model - 1, in %
+  bool positive_y = true;     ///< every drawn y > 0 (a log y axis can place them)
 };
 
 /// The points a sweep draws: its keep, and only points that have its x parameter.

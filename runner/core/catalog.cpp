@@ -211,6 +211,11 @@ Chart& Chart::model(const Metric& metric, std::string label) {
   return *this;
 }
 
+Chart& Chart::within(double bound) {
+  model_bound = bound;
+  return *this;
+}
+
 Chart& Chart::says(std::string what, std::vector<std::string> more) {
   caption = std::move(what);
   sentences = std::move(more);
@@ -427,6 +432,10 @@ std::vector<std::string> declaration_problems(const Declaration& d) {
       param_known(n.label_param, "note label");
       extra_known(n.x_extra, "note x");
     }
+    if (!(c.model_bound >= 0 && c.model_bound < 1))
+      problem("the model of '" + c.metric + "' states a bound outside [0, 1)");
+    if (c.model_bound > 0 && c.model_extra.empty() && c.model_metric.empty())
+      problem("a chart of '" + c.metric + "' states a model's bound but names no model");
     if (c.shape == ChartShape::sweep && c.x.empty())
       problem("a sweep of '" + c.metric + "' names no x param");
     if (c.shape == ChartShape::heatmap && (c.x.empty() || c.y.empty()))

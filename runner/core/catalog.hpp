@@ -167,6 +167,10 @@ struct Chart {
   std::string model_extra;  ///< the model, a number in each point's extra
   std::string model_metric; ///< or the point of the same params in this metric
   std::string model_label;
+  /// The model's stated accuracy, relative: |measured / model - 1| at most this on every point of
+  /// the committed runs of both GPU models (tests/unit/test_declared_models.cpp holds it); 0: the
+  /// model claims no bound and its residual is drawn for reading only.
+  double model_bound = 0;
   std::string ideal_extra; ///< a bound along x from each point's extra (S = N), drawn as a limit
   std::string ideal_label;
   std::optional<FigureRef> littles_law_latency; ///< draw each launch's Little's-law bound
@@ -194,6 +198,8 @@ struct Chart {
   Chart& only_where(const Param& param, json value);
   Chart& model(const std::string& extra_key, std::string label);
   Chart& model(const Metric& metric, std::string label);
+  /// The model's bound: .model("model_gbs", "sector model").within(0.10).
+  Chart& within(double bound);
   Chart& says(std::string what, std::vector<std::string> more = {});
 };
 

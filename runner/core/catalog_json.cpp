@@ -109,6 +109,7 @@ json to_json(const Chart& c) {
           {"model_extra", c.model_extra},
           {"model_metric", c.model_metric},
           {"model_label", c.model_label},
+          {"model_bound", c.model_bound},
           {"ideal_extra", c.ideal_extra},
           {"ideal_label", c.ideal_label},
           {"littles_law_latency",
@@ -374,6 +375,7 @@ Chart chart_from(const json& j, const std::string& where) {
   f.read("model_extra", c.model_extra);
   f.read("model_metric", c.model_metric);
   f.read("model_label", c.model_label);
+  f.read("model_bound", c.model_bound);
   f.read("ideal_extra", c.ideal_extra);
   f.read("ideal_label", c.ideal_label);
   if (const json* ref = f.find("littles_law_latency"))

@@ -12,6 +12,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <set>
 
 namespace apod::report::test {
@@ -51,6 +53,45 @@ std::set<double> ys(const std::vector<json>& rows) {
   for (const auto& row : rows)
     values.insert(row["y"].get<double>());
   return values;
+}
+
+TEST_F(Designs, EveryDeclaredModelIsFollowedByItsResidualMeasuredOverModelLessOne) {
+  // Whatever experiment declares a model: its chart is followed by a residual panel whose every
+  // point is the measured median over the model's figure at the same x and series, less one, in
+  // percent, with the model's stated bound as two dashed rules.
+  std::size_t residuals = 0;
+  for (const ExperimentView& experiment : page.experiments) {
+    const charts::DesignInput in{page, experiment, figures};
+    for (const Chart& chart :
+         experiment.declaration ? experiment.declaration->charts : std::vector<Chart>{}) {
+      const auto block = charts::chart_block(in, chart);
+      const auto residual = charts::residual_block(in, chart);
+      if (!block || chart.model_extra.empty() && chart.model_metric.empty()) {
+        EXPECT_FALSE(residual) << experiment.name << ": a residual without a drawn model";
+        continue;
+      }
+      const auto models = rows_of(block->spec, "model");
+      if (models.empty())
+        continue;
+      ASSERT_TRUE(residual) << experiment.name << " " << chart.metric;
+      for (const json& row : rows_of(residual->spec, "measured")) {
+        if (!row.contains("residual_pct"))
+          continue;
+        const auto model = std::find_if(models.begin(), models.end(), [&](const json& m) {
+          return m["x"] == row["x"] && m.value("series", "") == row.value("series", "") &&
+                 m.value("facet", "") == row.value("facet", "");
+        });
+        ASSERT_NE(model, models.end()) << experiment.name << " " << row.dump();
+        const double expected = (row["y"].get<double>() / (*model)["y"].get<double>() - 1) * 100;
+        EXPECT_NEAR(row["residual_pct"].get<double>(), expected, 1e-9 * std::abs(expected) + 1e-12);
+        ++residuals;
+      }
+      const auto bound_rules = layers_with_mark(residual->spec, "rule");
+      EXPECT_EQ(bound_rules.size(), chart.model_bound > 0 ? 3u : 1u) << experiment.name;
+      EXPECT_NE(residual->caption.find("Residual of the " + chart.model_label), std::string::npos);
+    }
+  }
+  EXPECT_GT(residuals, 0u) << "no model drawn: the test would pass on nothing";
 }
 
 TEST_F(Designs, PercentOfAchievablePeakUsesThePeakOfTheSameAccessType) {

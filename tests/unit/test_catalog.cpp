@@ -138,6 +138,24 @@ TEST(Catalog, AChartNamingAnUndeclaredNameIsAProblem) {
   EXPECT_NE(problems[0].find("'m' is no declared param"), std::string::npos);
 }
 
+TEST(Catalog, AModelsBoundNeedsAModelAndLiesInZeroToOne) {
+  Declaration d;
+  d.name = "probe";
+  d.title = d.description = d.citation = "x";
+  d.params = {{.key = "n", .title = "n"}};
+  d.metrics = {{.name = "rate", .unit = "GB/s"}, {.name = "model_rate", .unit = "GB/s"}};
+  d.charts = {Chart::sweep_of(d.metrics[0]).along(d.params[0]).within(0.1)};
+  auto problems = declaration_problems(d);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("names no model"), std::string::npos);
+  d.charts[0].model(d.metrics[1], "model");
+  EXPECT_TRUE(declaration_problems(d).empty());
+  d.charts[0].within(1.5);
+  problems = declaration_problems(d);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("outside [0, 1)"), std::string::npos);
+}
+
 TEST(Catalog, ABadCatalogIsRefusedWithItsField) {
   json bad = catalog_json();
   bad[0]["metrics"][0]["class"] = "fast";
