@@ -17,10 +17,23 @@ const char* window_name(Window w) {
   return "none";
 }
 
+std::vector<double> set_aside_fractions(bool quick) {
+  if (quick)
+    return {0.0, 0.25, 1.0};
+  return {0.0, 0.25, 0.5, 0.75, 1.0};
+}
+
+size_t set_aside_bytes(size_t max_set_aside_bytes, double fraction) {
+  if (!(fraction >= 0) || fraction > 1)
+    throw std::invalid_argument("a set-aside fraction lies in [0, 1]");
+  constexpr size_t page = 4096;
+  return size_t(double(max_set_aside_bytes) * fraction) / page * page;
+}
+
 std::vector<double> region_ratios(bool quick) {
   if (quick)
-    return {0.5, 2.0};
-  return {0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0};
+    return {0.25, 2.0};
+  return {0.25, 0.5, 1.0, 2.0};
 }
 
 size_t region_bytes(size_t set_aside_bytes, double ratio) {
@@ -51,6 +64,20 @@ double compulsory_bytes(size_t streaming_words, size_t region_bytes) {
 
 uint32_t streaming_after(uint32_t initial, uint32_t persistent, uint64_t launches) {
   return initial + uint32_t(launches) * persistent;
+}
+
+} // namespace apod
+
+namespace apod {
+
+std::optional<size_t> best_net_gain(const std::vector<GainCandidate>& candidates) {
+  std::optional<size_t> best;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const GainCandidate& c = candidates[i];
+    if (c.windowed && c.ok && (!best || c.speedup > candidates[*best].speedup))
+      best = i;
+  }
+  return best;
 }
 
 } // namespace apod

@@ -21,6 +21,44 @@ TEST(L2PersistenceModel, SweepRunsFromWellInsideTheSetAsideToTwiceIt) {
   EXPECT_GT(quick.back(), 1.0);  // one that does not
 }
 
+TEST(L2PersistenceModel, SetAsideSweepStartsWithNoneAndEndsAtTheMaximum) {
+  // The reference (nothing set aside) is measured first: every other point is read against it.
+  for (bool quick : {false, true}) {
+    const auto f = set_aside_fractions(quick);
+    ASSERT_GE(f.size(), 3u);
+    EXPECT_DOUBLE_EQ(f.front(), 0.0);
+    EXPECT_DOUBLE_EQ(f.back(), 1.0);
+    EXPECT_TRUE(std::is_sorted(f.begin(), f.end()));
+  }
+  EXPECT_EQ(set_aside_fractions(false).size(), 5u);
+}
+
+TEST(L2PersistenceModel, SetAsideIsWholePagesOfTheMaximumAndZeroForNone) {
+  const size_t h100_max = 32768000; // persistingL2CacheMaxSize: 5/8 of 50 MiB
+  EXPECT_EQ(set_aside_bytes(h100_max, 0.0), 0u);
+  EXPECT_EQ(set_aside_bytes(h100_max, 1.0), h100_max);
+  EXPECT_EQ(set_aside_bytes(h100_max, 0.25), 8192000u);
+  EXPECT_EQ(set_aside_bytes(h100_max + 100, 1.0) % 4096, 0u);
+  EXPECT_THROW(set_aside_bytes(h100_max, -0.1), std::invalid_argument);
+  EXPECT_THROW(set_aside_bytes(h100_max, 1.5), std::invalid_argument);
+}
+
+TEST(L2PersistenceModel, BestNetGainIsTheHighestWindowedOkPoint) {
+  // A no-window point is never the gain (it is the carve-out's cost), nor a failed one.
+  const std::vector<GainCandidate> c = {{0.60, false, true},
+                                        {1.07, true, true},
+                                        {1.90, true, false},
+                                        {1.20, false, true},
+                                        {0.95, true, true}};
+  ASSERT_TRUE(best_net_gain(c).has_value());
+  EXPECT_EQ(*best_net_gain(c), 1u);
+  // A loss is still the best there is, and says so (below 1).
+  const std::vector<GainCandidate> losses = {{0.5, true, true}, {0.7, true, true}};
+  EXPECT_EQ(*best_net_gain(losses), 1u);
+  EXPECT_FALSE(best_net_gain({{1.2, false, true}, {1.3, true, false}}).has_value());
+  EXPECT_FALSE(best_net_gain({}).has_value());
+}
+
 TEST(L2PersistenceModel, RegionsAreWholePagesOfTheSetAside) {
   // The guide's A100: 30 MB set aside, regions 10..60 MB.
   const size_t set_aside = 30u << 20;

@@ -24,6 +24,11 @@ inline const Metric peak_flop_rate{.name = "peak_flop_rate",
                                    .direction = Direction::higher,
                                    .metric_class = MetricClass::on_chip};
 
+/// The soft-knee model's stated accuracy, relative, on every point of both GPU models
+/// (test_committed.cpp and the declared-models test hold it). Set before the model met the
+/// 2026-11-26 batches; on the 2026-11-23 ones it missed by at most 10.5%.
+inline constexpr double soft_knee_bound = 0.15;
+
 /// extra of the peak_flop_rate points: where the theoretical roofline turns compute-bound.
 inline constexpr const char* machine_balance_key = "machine_balance";
 

@@ -1,6 +1,7 @@
 #include "model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <stdexcept>
 
@@ -36,6 +37,40 @@ std::vector<int> fma_counts(std::optional<double> balance, int element_bytes, bo
   for (int k = min_fma_per_element; k <= last; k *= 2)
     counts.push_back(k);
   return counts;
+}
+
+bool curve_flat(double previous, double last) {
+  return previous > 0 && std::abs(last / previous - 1) <= flat_tolerance;
+}
+
+std::optional<int> next_fma_count(const std::vector<int>& counts,
+                                  const std::vector<double>& medians) {
+  if (counts.size() != medians.size())
+    throw std::invalid_argument("one median per FMA count");
+  if (counts.size() < 2 || curve_flat(medians[medians.size() - 2], medians.back()))
+    return std::nullopt;
+  const int next = 2 * counts.back();
+  if (next > max_fma_per_element)
+    return std::nullopt;
+  return next;
+}
+
+double waiting_share(double bandwidth_gbs, double latency_ns, int sms, int warps_per_sm,
+                     double bytes_per_warp) {
+  if (!(bandwidth_gbs > 0) || !(latency_ns > 0) || sms <= 0 || warps_per_sm <= 0 ||
+      !(bytes_per_warp > 0))
+    throw std::invalid_argument("waiting_share needs positive bandwidth, latency and residency");
+  const double needed = bandwidth_gbs * latency_ns; // GB/s x ns = bytes
+  const double held = double(sms) * warps_per_sm * bytes_per_warp;
+  return std::min(1.0, needed / held);
+}
+
+double soft_roofline_gflops(double intensity, double peak_gflops, double bandwidth_gbs,
+                            double share) {
+  if (!(intensity > 0) || !(peak_gflops > 0) || !(bandwidth_gbs > 0) || share < 0 || share > 1)
+    throw std::invalid_argument("soft_roofline_gflops needs positive rates and a share in [0, 1]");
+  const double memory = 1 / (intensity * bandwidth_gbs), compute = 1 / peak_gflops;
+  return 1 / (std::max(memory, compute) + share * std::min(memory, compute));
 }
 
 template <class T> std::vector<T> chain_inputs() {

@@ -54,6 +54,33 @@ template <class T> T fma_chain(T x, int steps) {
   return x;
 }
 
+/// The sweep keeps doubling k past fma_counts' last until the last two points agree within
+/// this (relative): a peak is where the curve is flat, not where the sweep stopped.
+inline constexpr double flat_tolerance = 0.015;
+
+/// Whether two successive medians agree within flat_tolerance.
+bool curve_flat(double previous, double last);
+
+/// The next FMA count once `counts` are measured with `medians` (as many, both in sweep order):
+/// twice the last while the last two are not flat and that stays within max_fma_per_element;
+/// nothing when the curve is flat, or the cap is reached, or fewer than two points exist.
+std::optional<int> next_fma_count(const std::vector<int>& counts,
+                                  const std::vector<double>& medians);
+
+/// The fraction of the resident warps that must wait on loads at once to keep DRAM at
+/// `bandwidth_gbs`: Little's law's bytes in flight, bandwidth x `latency_ns`, over what the
+/// resident warps hold when all of them wait (`sms` x `warps_per_sm` x `bytes_per_warp`), at most
+/// 1. While that share of the warps waits, it cannot compute: the part of the shorter phase no
+/// other warp hides.
+double waiting_share(double bandwidth_gbs, double latency_ns, int sms, int warps_per_sm,
+                     double bytes_per_warp);
+
+/// The soft-knee roofline (GFLOP/s): per FLOP, t = max(tm, tc) + share x min(tm, tc), with
+/// tm = 1 / (intensity x bandwidth) and tc = 1 / peak; share 0 is the classic roofline
+/// min(peak, intensity x bandwidth), share 1 no overlap at all (tm + tc).
+double soft_roofline_gflops(double intensity, double peak_gflops, double bandwidth_gbs,
+                            double share);
+
 /// fma_chain of every input.
 template <class T> std::vector<T> chain_outputs(const std::vector<T>& inputs, int steps);
 

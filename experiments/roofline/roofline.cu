@@ -27,7 +27,15 @@ constexpr int block_size = 256;
 constexpr int chains_per_thread = 4; // independent chains per thread: FMA latency is hidden
 constexpr uint64_t seed = 0x2007F11E;
 constexpr size_t host_check_elements = size_t(1) << 14; // checked on the host at each end
-constexpr double point_time_cap_s = 0.1; // 22 points: ~2 s at most, if none converges
+constexpr double point_time_cap_s = 0.1; // ~26 points: ~2.6 s at most, if none converges
+// Launches per timed sample: the first launch's dirty lines are written back while the second
+// runs, inside the events; only the last launch's (at most one L2 of the 2 x 1 GiB it moves)
+// can fall after the stop event: under 1.5% of a sample's traffic on an H100 or H200.
+constexpr int launches_per_sample = 2;
+constexpr size_t min_array_bytes = size_t(1) << 30;
+// The DRAM latency the soft-knee model takes when memory_latency did not run earlier in the run:
+// what memory_latency measured on the H100 and the H200 (347-350 ns, 2026-11-23 batches).
+constexpr double fallback_dram_latency_ns = 350;
 
 using roofline::flop_rate;
 using roofline::peak_flop_rate;
@@ -92,6 +100,9 @@ struct Roof {
   double theoretical_gbs = 0;
   double model_gbs = 0; // achievable: peak_copy's, or this sweep's best
   std::string model_source;
+  double latency_ns = fallback_dram_latency_ns; // DRAM latency, for the soft knee
+  std::string latency_source;
+  int warps_per_sm = 0; // resident warps of the kernel
 };
 
 /// One timed point before it becomes a record.
@@ -153,18 +164,31 @@ std::vector<Point> sweep(ExperimentContext& ctx, size_t array_bytes,
   policy.max_point_s = std::min(policy.max_point_s, point_time_cap_s);
 
   std::vector<Point> points;
-  for (int steps : counts) {
+  const auto measure = [&](int steps) {
     APOD_CUDA(cudaMemset(a.out.get(), 0xFF, a.out.bytes())); // NaN in either precision
     const TimedSamples t = time_samples_ms(policy, nullptr, [&](cudaStream_t s) {
-      fma_kernel<T><<<grid, block_size, 0, s>>>(a.out.get(), a.in.get(), steps, T(chain_multiplier),
-                                                T(chain_addend));
+      for (int l = 0; l < launches_per_sample; ++l) // idempotent: out = chain(in)
+        fma_kernel<T><<<grid, block_size, 0, s>>>(a.out.get(), a.in.get(), steps,
+                                                  T(chain_multiplier), T(chain_addend));
       APOD_CUDA_LAUNCH();
     });
-    Point p{steps, n, Series(t)};
+    Point p{steps, n, Series(t).map([](double ms) { return ms / launches_per_sample; })};
     p.facts = check(ctx, a, chain_outputs(inputs, steps), p.verified);
     p.facts["kernel"] = kernel_facts(fma_kernel<T>, block_size, grid);
+    p.facts["launches_per_sample"] = launches_per_sample;
     points.push_back(std::move(p));
-  }
+  };
+  std::vector<int> done;
+  std::vector<double> rates; // FMAs per ms: proportional to FLOP/s at a fixed array
+  const auto measure_rate = [&](int steps) {
+    measure(steps);
+    done.push_back(steps), rates.push_back(steps / points.back().ms.summary().median);
+  };
+  for (int steps : counts)
+    measure_rate(steps);
+  // Past the planned counts while the curve still climbs: the peak is where it is flat.
+  while (const auto next = next_fma_count(done, rates))
+    measure_rate(*next);
   return points;
 }
 
@@ -175,7 +199,8 @@ double median_gbs(const Point& p, int element_bytes) {
 
 /// The point's record: GFLOP/s per sample, with its limit (theoretical roofline) and model
 /// (achievable roofline) beside it.
-Measurement record_of(const Point& p, const char* precision, int element_bytes, const Roof& roof) {
+Measurement record_of(const Point& p, const char* precision, int element_bytes, const Roof& roof,
+                      int sm_count) {
   const double intensity = flops_per_byte(p.fma_per_element, element_bytes);
   const double flops = flops_per_element(p.fma_per_element) * double(p.elements);
   const double bytes = bytes_per_element(element_bytes) * double(p.elements);
@@ -189,8 +214,19 @@ Measurement record_of(const Point& p, const char* precision, int element_bytes, 
     extra["peak_gflops"] = *roof.peak_gflops;
     extra[keys::limit] = roofline_gflops(intensity, *roof.peak_gflops, roof.theoretical_gbs);
     extra[keys::limit_label] = "theoretical roofline: min(peak FLOP/s, intensity x DRAM bandwidth)";
-    if (roof.model_gbs > 0)
-      extra[keys::model] = roofline_gflops(intensity, *roof.peak_gflops, roof.model_gbs);
+    if (roof.model_gbs > 0 && roof.warps_per_sm > 0) {
+      const double share =
+          waiting_share(roof.model_gbs, roof.latency_ns, sm_count, roof.warps_per_sm,
+                        double(chains_per_thread) * 32 * element_bytes);
+      extra["achievable_roofline_gflops"] =
+          roofline_gflops(intensity, *roof.peak_gflops, roof.model_gbs);
+      extra["waiting_share"] = share;
+      extra["dram_latency_ns"] = roof.latency_ns;
+      extra["dram_latency_source"] = roof.latency_source;
+      extra["warps_per_sm"] = roof.warps_per_sm;
+      extra[keys::model] =
+          soft_roofline_gflops(intensity, *roof.peak_gflops, roof.model_gbs, share);
+    }
   }
   const Series gflops = p.ms.map([flops](double ms) { return flops / (ms * 1e6); });
   return make_measurement({{roofline::precision.key, precision},
@@ -233,6 +269,10 @@ Measurement peak_of(const std::vector<Measurement>& records, const char* precisi
 template <class T>
 void run_precision(ExperimentContext& ctx, const char* precision, int lanes, size_t array_bytes,
                    Roof roof) {
+  int blocks_per_sm = 0;
+  APOD_CUDA(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, fma_kernel<T>, block_size, 0));
+  roof.warps_per_sm = blocks_per_sm * block_size / 32;
   std::vector<Point> points =
       sweep<T>(ctx, array_bytes, roofline::counts_for(ctx.device, sizeof(T), ctx.options.quick));
   if (roof.model_gbs <= 0) { // run alone: this sweep's own best bandwidth stands in
@@ -243,7 +283,7 @@ void run_precision(ExperimentContext& ctx, const char* precision, int lanes, siz
   }
   std::vector<Measurement> records;
   for (const auto& p : points)
-    records.push_back(record_of(p, precision, sizeof(T), roof));
+    records.push_back(record_of(p, precision, sizeof(T), roof, ctx.device.sm_count));
   Measurement peak = peak_of(records, precision, roof, lanes);
   if (roof.peak_gflops)
     peak.extra["sm_clock_khz"] = ctx.device.sm_clock_khz;
@@ -255,9 +295,11 @@ void run_precision(ExperimentContext& ctx, const char* precision, int lanes, siz
 void run(ExperimentContext& ctx) {
   APOD_CUDA(cudaSetDevice(ctx.device.ordinal));
   const DeviceInfo& d = ctx.device;
-  // Each array at least 4x the L2 (the working set is twice that) and a whole number of tiles.
+  // Each array at least 1 GiB and 4x the L2 (the working set is twice that), so what the L2
+  // still holds dirty at the stop event is a small part of a sample, and whole tiles.
   const size_t tile = size_t(block_size) * chains_per_thread * sizeof(double);
-  const size_t wanted = std::max<size_t>(4 * size_t(d.l2_bytes), size_t(64) << 20);
+  const size_t wanted = std::max<size_t>(4 * size_t(d.l2_bytes),
+                                         ctx.options.quick ? size_t(64) << 20 : min_array_bytes);
   const size_t array_bytes = (wanted + tile - 1) / tile * tile;
 
   const std::optional<FmaLanesPerSm> lanes = fma_lanes_per_sm(d.cc_major, d.cc_minor);
@@ -266,6 +308,12 @@ void run(ExperimentContext& ctx) {
   if (auto peak = ctx.achievable_peak_gbs(access::copy)) { // reads `in`, writes `out`
     roof.model_gbs = *peak;
     roof.model_source = "peak_copy's achievable copy bandwidth of this run";
+  }
+  if (auto ns = ctx.earlier_median("memory_latency", "latency_ns", {{"level", "dram"}})) {
+    roof.latency_ns = *ns;
+    roof.latency_source = "memory_latency's DRAM latency of this run";
+  } else {
+    roof.latency_source = "memory_latency's H100/H200 figure (it did not run earlier)";
   }
   Roof fp32 = roof, fp64 = roof;
   if (lanes) {

@@ -93,3 +93,42 @@ TEST(RooflineModel, Fp32AndFp64ChainsDiffer) {
     differ += double(f[t]) != d[t];
   EXPECT_GT(differ, f.size() / 2);
 }
+
+TEST(RooflineModel, SweepGoesOnUntilTheLastTwoPointsAreFlat) {
+  EXPECT_TRUE(curve_flat(100.0, 101.4));
+  EXPECT_FALSE(curve_flat(100.0, 102.0));
+  EXPECT_FALSE(curve_flat(0.0, 1.0));
+  // The H200's FP32 of 2026-11-23: 58990 at 256, 61929 at 512 (+5%): not flat, go on.
+  EXPECT_EQ(next_fma_count({256, 512}, {58990, 61929}), 1024);
+  EXPECT_EQ(next_fma_count({512, 1024}, {61863, 63285}), 2048);          // the H100's: +2.3%
+  EXPECT_EQ(next_fma_count({1024, 2048}, {63285, 63700}), std::nullopt); // flat
+  EXPECT_EQ(next_fma_count({2048, 4096}, {60000, 63000}), std::nullopt); // the cap
+  EXPECT_EQ(next_fma_count({1}, {700}), std::nullopt);
+  EXPECT_THROW(next_fma_count({1, 2}, {700}), std::invalid_argument);
+}
+
+TEST(RooflineModel, WaitingShareIsLittlesLawBytesOverTheBytesResidentWarpsHold) {
+  // H100 FP32: 3036 GB/s x 347 ns = 1.05 MB must be in flight; 132 SMs x 64 warps x 512 B
+  // (4 chains x 32 lanes x 4 B) = 4.3 MB can be: a quarter of the warps must wait at once.
+  EXPECT_NEAR(waiting_share(3036, 347, 132, 64, 512), 3036 * 347.0 / (132 * 64 * 512.0), 1e-12);
+  EXPECT_NEAR(waiting_share(3036, 347, 132, 64, 512), 0.244, 0.001);
+  // FP64 warps hold twice the bytes: half the share.
+  EXPECT_NEAR(waiting_share(3036, 347, 132, 64, 1024), 0.122, 0.001);
+  EXPECT_DOUBLE_EQ(waiting_share(3036, 347, 1, 1, 4), 1.0); // never more than all of them
+  EXPECT_THROW(waiting_share(0, 347, 132, 64, 512), std::invalid_argument);
+  EXPECT_THROW(waiting_share(3036, 347, 132, 0, 512), std::invalid_argument);
+}
+
+TEST(RooflineModel, SoftRooflineRunsFromTheClassicRoofToNoOverlap) {
+  // share 0: min(peak, I x B); share 1: the phases in series, 1 / (1 / (I x B) + 1 / peak).
+  EXPECT_DOUBLE_EQ(soft_roofline_gflops(4, 60000, 3000, 0), 12000);
+  EXPECT_DOUBLE_EQ(soft_roofline_gflops(100, 60000, 3000, 0), 60000);
+  EXPECT_NEAR(soft_roofline_gflops(20, 60000, 3000, 1), 30000, 1e-9); // at the ridge: half
+  // At the ridge the knee is 1 / (1 + share) of the roof.
+  EXPECT_NEAR(soft_roofline_gflops(20, 60000, 3000, 0.25), 60000 / 1.25, 1e-9);
+  // Far from the ridge the model returns to the roof.
+  EXPECT_NEAR(soft_roofline_gflops(1e6, 60000, 3000, 0.25) / 60000, 1, 1e-4);
+  EXPECT_NEAR(soft_roofline_gflops(0.01, 60000, 3000, 0.25), 1 / (1 / 30.0 + 0.25 / 60000), 1e-9);
+  EXPECT_THROW(soft_roofline_gflops(1, 60000, 3000, 1.5), std::invalid_argument);
+  EXPECT_THROW(soft_roofline_gflops(0, 60000, 3000, 0.5), std::invalid_argument);
+}
