@@ -7,7 +7,7 @@ namespace apod {
 std::vector<HidingShape> hiding_shapes(int max_threads_per_sm, int max_blocks_per_sm, bool quick) {
   std::vector<HidingShape> wanted;
   if (quick) {
-    wanted = {{64, 2}, {256, 1}, {256, 4}};
+    wanted = {{64, 2}, {64, 32}, {256, 1}, {256, 4}};
   } else {
     for (int blocks : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32})
       wanted.push_back({64, blocks});
@@ -19,6 +19,14 @@ std::vector<HidingShape> hiding_shapes(int max_threads_per_sm, int max_blocks_pe
     if (s.threads_per_sm() <= max_threads_per_sm && s.blocks_per_sm <= max_blocks_per_sm)
       shapes.push_back(s);
   return shapes;
+}
+
+std::vector<int> launch_rate_block_sizes() { return {32, 64, 128, 256}; }
+
+double launch_bound_gbs(double blocks_per_s, int block_size, double bytes_per_thread) {
+  if (!(blocks_per_s > 0) || block_size <= 0 || !(bytes_per_thread > 0))
+    throw std::invalid_argument("launch_bound_gbs: non-positive input");
+  return blocks_per_s * block_size * bytes_per_thread / 1e9;
 }
 
 std::optional<size_t> shared_bytes_for_blocks(int target, size_t max_bytes, size_t granularity,
