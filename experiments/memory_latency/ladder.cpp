@@ -67,7 +67,7 @@ uint64_t lap_steps(size_t working_set_bytes, uint64_t min_steps) {
 
 std::vector<Plateau> detect_plateaus(const std::vector<size_t>& bytes,
                                      const std::vector<double>& latency, double penalty,
-                                     double max_spread) {
+                                     double max_spread, double min_step) {
   const size_t n = bytes.size();
   if (n == 0 || latency.size() != n)
     throw std::invalid_argument("detect_plateaus: one latency per working set, at least one");
@@ -106,12 +106,22 @@ std::vector<Plateau> detect_plateaus(const std::vector<size_t>& bytes,
     // single point, or a segment that still rises by more than max_spread, lies between levels.
     if (last != n - 1 && (first == last || !flat))
       continue;
+    // A level less than min_step above the one before is the same level drifting (conflict
+    // misses as a set fills a cache, say): the two are one plateau.
+    const bool same_level = !plateaus.empty() &&
+                            median_of({latency.begin() + long(first),
+                                       latency.begin() + long(last) + 1}) <
+                                plateaus.back().latency * (1 + min_step);
     Plateau p;
-    p.first = first, p.last = last;
-    p.latency = median_of({latency.begin() + long(first), latency.begin() + long(last) + 1});
-    p.first_bytes = bytes[first], p.last_bytes = bytes[last];
+    p.first = same_level ? plateaus.back().first : first;
+    p.last = last;
+    p.latency = median_of({latency.begin() + long(p.first), latency.begin() + long(last) + 1});
+    p.first_bytes = bytes[p.first], p.last_bytes = bytes[last];
     p.next_bytes = last + 1 < n ? bytes[last + 1] : 0;
-    plateaus.push_back(p);
+    if (same_level)
+      plateaus.back() = p;
+    else
+      plateaus.push_back(p);
   }
   return plateaus;
 }

@@ -47,11 +47,12 @@ struct Plateau {
 /// point's log latency from its segment's mean plus `penalty` per segment (dynamic programming,
 /// exact). A segment is a level when it holds two points or more and its highest latency is
 /// within `max_spread` of its lowest; a single point, or a segment still rising, lies between
-/// two levels. The sweep's last segment is always a level (the one past every cache). Throws
+/// two levels. The sweep's last segment is always a level (the one past every cache). A level
+/// whose median is less than `min_step` above the previous level's joins it. Throws
 /// std::invalid_argument for mismatched or empty input or a latency that is not positive.
 std::vector<Plateau> detect_plateaus(const std::vector<size_t>& bytes,
                                      const std::vector<double>& latency, double penalty = 0.005,
-                                     double max_spread = 0.15);
+                                     double max_spread = 0.15, double min_step = 0.20);
 
 /// The levels the plateaus stand for: the first is the L1; the last is DRAM when its largest
 /// set is at least 1.5x the L2; between them the L2, split into its near and far partitions

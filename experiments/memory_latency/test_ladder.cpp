@@ -112,6 +112,14 @@ TEST(Ladder, NoiseOfAPercentAddsNoLevelAndAFlatCurveIsOneLevel) {
   for (size_t i = 0; i < y.size(); ++i)
     y[i] *= 1 + 0.01 * ((i * 7919) % 3 - 1.0); // -1%, 0, +1%, deterministic
   EXPECT_EQ(name_levels(detect_plateaus(sets, y), h100_l2).plateaus, 4);
+  // A level that drifts up by 15% as the set fills the cache (conflict misses) stays one level.
+  auto drifting = curve(sets, 0.875 * h100_shared, double(h100_l2));
+  for (size_t i = 0; i < sets.size(); ++i)
+    if (sets[i] > 100000 && sets[i] <= 204288)
+      drifting[i] *= 1.15;
+  const LadderLevels drift = name_levels(detect_plateaus(sets, drifting), h100_l2);
+  EXPECT_EQ(drift.plateaus, 4);
+  EXPECT_EQ(drift.l1_bytes, 204288u);
   const std::vector<double> flat(sets.size(), 100.0);
   const auto one = detect_plateaus(sets, flat);
   ASSERT_EQ(one.size(), 1u);

@@ -4,6 +4,7 @@
 
 #include "core/series.hpp"
 #include "model.hpp"
+#include "record.hpp"
 
 namespace apod::scaling {
 
@@ -24,7 +25,9 @@ std::vector<int> partitions(const DeviceInfo& d, bool quick) {
 
 std::vector<PlannedPoint> plan(const PlanInput& in) {
   using namespace metric;
-  std::vector<PlannedPoint> points = {{{{param::phase.key, "host"}}, {serial_ms.name}}};
+  std::vector<PlannedPoint> points = {{{{param::phase.key, "host"}}, {serial_ms.name}},
+                                      {{{param::phase.key, "host_x0.1"}}, {serial_ms.name}},
+                                      {{{param::phase.key, "host_x10"}}, {serial_ms.name}}};
   const auto at = [](const char* curve, int sms) {
     return json{{param::curve.key, curve}, {param::sm_count.key, sms}};
   };
@@ -39,8 +42,10 @@ std::vector<PlannedPoint> plan(const PlanInput& in) {
     if (std::string(curve) == "memory")
       points.push_back({{{param::curve.key, "memory"}}, {predicted_knee.name}});
   }
-  for (const int sms : sizes)
-    points.push_back({at("amdahl", sms), {speedup.name, efficiency.name}});
+  for (const double scale : {0.1, 1.0, 10.0})
+    for (const int sms : sizes)
+      points.push_back({json{{param::curve.key, amdahl_curve(scale)}, {param::sm_count.key, sms}},
+                        {speedup.name, efficiency.name}});
   points.push_back(
       {{{param::law.key, "amdahl"}}, {amdahl_parallel_fraction.name, amdahl_limit.name}});
   for (const int sms : sizes)
@@ -92,7 +97,6 @@ std::vector<Extra> extras() {
           {"measured_knee_is", "how the measured knee is found"},
           {"held_fixed_ms", "the serial phase's median, held fixed"},
           {"timed", "how the serial phase was timed"},
-          {"n_fitted", "N as the fit uses it"},
           {"serial_ms", "the serial phase's time"},
           {"base_parallel_ms", "the parallel phase on the base partition"},
           {"parallel_ms", "the parallel phase on this partition"},
@@ -116,7 +120,12 @@ std::vector<Extra> extras() {
           {"rms_residual", "the fit's root-mean-square residual"},
           {"samples_are", "what each sample of a fitted figure is"},
           {"serial_elements", "elements of the serial phase"},
-          {"standard_error", "the fit's standard error"}};
+          {"standard_error", "the fit's standard error (amdahl_limit: P's, times 1 / (1 - P)^2)"},
+          {"serial_ratio", "this curve's serial time over the reference's (measured)"},
+          {"serial_scale", "the serial work over the reference's (nominal)"},
+          {"serial_levels", "per serial level: its time, ratio, fitted P and P from its parts"},
+          {"identity_check", "whether the fit is an identity of its inputs (fit.hpp)"},
+          {"lanes_per_warp", "chains per warp of the latency curve"}};
 }
 
 } // namespace
@@ -128,20 +137,24 @@ APOD_DECLARE(Declaration{
         "GPU phases confined to N SMs with green contexts (partitions of 8, 16, ... SMs on Hopper "
         "and all SMs; N = sm_count / the smallest partition's). Curves (param curve): compute "
         "(dependent FMA chains, 16 full waves of the whole GPU), memory (a 512 MiB to 512 MiB "
-        "stream) and latency (1 Ki dependent pointer chases through a 256 MiB table) give the GPU "
+        "stream) and latency (16 one-thread blocks per base SM, one lane per warp, each a "
+        "dependent pointer chase through a 256 MiB table) give the GPU "
         "phase's speedup over the smallest partition and efficiency = speedup / N beside each "
         "class's model in extra.model_speedup: N, min(SMs x per-SM bandwidth, DRAM limit) with "
         "its knee (predicted_knee_sm_count), and 1. amdahl: a host reduction timed alone and "
-        "held fixed, then the compute phase: S = (serial + base) / (serial + on N SMs). "
+        "held fixed, then the compute phase: S = (serial + base) / (serial + on N SMs), with the "
+        "host work at 0.1x, 1x and 10x (curves amdahl_serial_x0.1, amdahl, amdahl_serial_x10; "
+        "phases host_x0.1, host, host_x10); one P fitted over all three with N the SM ratio. "
         "gustafson: the compute problem grown N-fold, timed on N x the SMs and on the smallest "
         "partition (base_partition_ms, the measured numerator). amdahl_parallel_fraction and "
         "gustafson_parallel_fraction: one least-squares fit per repetition; extra holds the fit "
-        "of the medians, its standard error and 95% interval, the residuals and a runs test for "
-        "a trend; amdahl_limit = 1 / (1 - P). Outputs checked: FMA results bit for bit against "
+        "of the medians, its standard error and 95% interval, the residuals, a runs test for "
+        "a trend and an identity check (failed when the fit restates its inputs); amdahl_limit = "
+        "1 / (1 - P). Outputs checked: FMA results bit for bit against "
         "std::fmaf, every stream word on the device, every chase's end on the host.",
     .citation = "CUDA C++ Best Practices Guide 3.1.3 (Amdahl's law, Gustafson's law), 8.2 "
                 "(bandwidth); CUDA Driver API, Green Contexts",
-    .version = 2,
+    .version = 3,
     .order = 80,
     .chapter = Chapter::scaling,
     .params = {param::curve, param::sm_count, param::law, param::phase},

@@ -17,11 +17,28 @@ double weight(double speedup) {
   return 1.0 / (speedup * speedup);
 }
 
+// The parallel fraction of a point whose serial work is m times the reference's (m = 1: p).
+double scaled_fraction(double p, double m) {
+  const double d = p + m * (1 - p);
+  return d > 0 ? p / d : 0.0;
+}
+
+double predicted(ScalingLaw law, double p, double n, double m) {
+  return predicted_speedup(law, law == ScalingLaw::amdahl ? scaled_fraction(p, m) : p, n);
+}
+
+double slope(ScalingLaw law, double p, double n, double m) {
+  if (law == ScalingLaw::gustafson || m == 1.0)
+    return speedup_slope(law, p, n);
+  const double d = p + m * (1 - p); // dP_m/dP = m / d^2
+  return speedup_slope(law, scaled_fraction(p, m), n) * (d > 0 ? m / (d * d) : 0.0);
+}
+
 double sum_squared_residuals(ScalingLaw law, double p, const std::vector<double>& n,
-                             const std::vector<double>& speedup) {
+                             const std::vector<double>& speedup, const std::vector<double>& m) {
   double sse = 0;
   for (size_t i = 0; i < n.size(); ++i) {
-    const double r = speedup[i] - predicted_speedup(law, p, n[i]);
+    const double r = speedup[i] - predicted(law, p, n[i], m[i]);
     sse += weight(speedup[i]) * r * r;
   }
   return sse;
@@ -32,8 +49,8 @@ double sum_squared_residuals(ScalingLaw law, double p, const std::vector<double>
 // minimum. A coarse scan first keeps the golden section inside the right bracket even if the
 // error surface has a shallow second dip.
 double least_squares_fraction(ScalingLaw law, const std::vector<double>& n,
-                              const std::vector<double>& speedup) {
-  const auto sse = [&](double p) { return sum_squared_residuals(law, p, n, speedup); };
+                              const std::vector<double>& speedup, const std::vector<double>& m) {
+  const auto sse = [&](double p) { return sum_squared_residuals(law, p, n, speedup, m); };
   constexpr int scan_steps = 200;
   int best = 0;
   double best_sse = sse(0.0);
@@ -71,16 +88,17 @@ double least_squares_fraction(ScalingLaw law, const std::vector<double>& n,
 // sigma^2 = sum_i w_i r_i^2 / dof and J_i = dS/dP at the fit. The base point (N = 1) carries no
 // information about P (every P gives S = 1 there), so it counts for no degree of freedom.
 void set_uncertainty(ScalingFit& fit, ScalingLaw law, const std::vector<double>& n,
-                     const std::vector<double>& speedup) {
+                     const std::vector<double>& speedup, const std::vector<double>& m) {
   double sse = 0, slope_sq = 0;
   int informative = 0;
   for (size_t i = 0; i < n.size(); ++i) {
     const double w = weight(speedup[i]);
     sse += w * fit.residuals[i] * fit.residuals[i];
-    const double j = speedup_slope(law, fit.parallel_fraction, n[i]);
+    const double j = slope(law, fit.parallel_fraction, n[i], m[i]);
     slope_sq += w * j * j;
     informative += n[i] != 1.0;
   }
+  fit.informative_points = informative;
   fit.degrees_of_freedom = std::max(0, informative - 1);
   if (fit.degrees_of_freedom < 1 || slope_sq <= 0)
     return;
@@ -151,9 +169,11 @@ RunsTest runs_test(const std::vector<double>& residuals_in_order) {
   return t;
 }
 
-ScalingFit fit_parallel_fraction(ScalingLaw law, const std::vector<double>& n,
-                                 const std::vector<double>& speedup) {
-  if (n.empty() || n.size() != speedup.size())
+namespace {
+
+ScalingFit fit_law(ScalingLaw law, const std::vector<double>& n,
+                   const std::vector<double>& speedup, const std::vector<double>& m) {
+  if (n.empty() || n.size() != speedup.size() || m.size() != n.size())
     throw std::invalid_argument(
         "fit_parallel_fraction needs as many speed-ups as processor counts, at least one");
   for (size_t i = 0; i < n.size(); ++i)
@@ -161,18 +181,51 @@ ScalingFit fit_parallel_fraction(ScalingLaw law, const std::vector<double>& n,
       throw std::invalid_argument(
           "fit_parallel_fraction needs n > 0 and positive, finite speed-ups");
 
+  for (double ratio : m)
+    if (!(ratio > 0) || !std::isfinite(ratio))
+      throw std::invalid_argument("fit_amdahl_across_serial needs positive serial ratios");
   ScalingFit fit;
-  fit.parallel_fraction = least_squares_fraction(law, n, speedup);
+  fit.parallel_fraction = least_squares_fraction(law, n, speedup, m);
   double sum_sq = 0;
   for (size_t i = 0; i < n.size(); ++i) {
-    fit.fitted.push_back(predicted_speedup(law, fit.parallel_fraction, n[i]));
+    fit.fitted.push_back(predicted(law, fit.parallel_fraction, n[i], m[i]));
     fit.residuals.push_back(speedup[i] - fit.fitted.back());
     sum_sq += fit.residuals.back() * fit.residuals.back();
   }
   fit.rms_residual = std::sqrt(sum_sq / n.size());
-  set_uncertainty(fit, law, n, speedup);
+  set_uncertainty(fit, law, n, speedup, m);
   fit.trend = runs_test(fit.residuals);
   return fit;
+}
+
+} // namespace
+
+ScalingFit fit_parallel_fraction(ScalingLaw law, const std::vector<double>& n,
+                                 const std::vector<double>& speedup) {
+  return fit_law(law, n, speedup, std::vector<double>(n.size(), 1.0));
+}
+
+ScalingFit fit_amdahl_across_serial(const std::vector<double>& n,
+                                    const std::vector<double>& speedup,
+                                    const std::vector<double>& serial_ratio) {
+  return fit_law(ScalingLaw::amdahl, n, speedup, serial_ratio);
+}
+
+IdentityCheck identity_check(const ScalingFit& fit, int free_quantities) {
+  IdentityCheck c;
+  c.free_quantities = free_quantities;
+  c.informative_points = fit.informative_points;
+  for (size_t i = 0; i < fit.residuals.size(); ++i) {
+    const double measured = fit.fitted[i] + fit.residuals[i];
+    c.max_relative_residual =
+        std::max(c.max_relative_residual, std::abs(fit.residuals[i] / measured));
+  }
+  c.standard_error = fit.standard_error.value_or(0.0);
+  c.no_freedom = free_quantities >= fit.informative_points;
+  c.exact = c.max_relative_residual <= IdentityCheck::exact_within &&
+            c.standard_error <= IdentityCheck::exact_within;
+  c.identity = c.no_freedom || c.exact;
+  return c;
 }
 
 } // namespace apod

@@ -42,6 +42,7 @@ RunsTest runs_test(const std::vector<double>& residuals_in_order);
 /// A fitted parallel fraction, its uncertainty, and how the measured points sit around it.
 struct ScalingFit {
   double parallel_fraction = 0; ///< P in [0, 1] minimising the weighted squared residuals
+  int informative_points = 0;   ///< points with N != 1 (the base says nothing about P)
   /// The least-squares standard error of P: sqrt(sum w r^2 / dof / sum w slope^2), w = 1 / S^2,
   /// the usual linearised one-parameter estimate (dof = points with N != 1, less one). Empty
   /// when dof < 1.
@@ -63,5 +64,33 @@ struct ScalingFit {
 /// n <= 0 or a speed-up that is not positive and finite.
 ScalingFit fit_parallel_fraction(ScalingLaw law, const std::vector<double>& n,
                                  const std::vector<double>& speedup);
+
+/// Amdahl's law fitted across serial phases of different lengths: point i ran with serial work
+/// serial_ratio[i] times the reference's, so if the law holds its parallel fraction is
+/// P_i = P / (P + m_i (1 - P)) (the serial time scales by m_i, the parallel time does not) and
+/// S_i = 1 / ((1 - P_i) + P_i / N_i). One P, the reference's, explains every curve: with N the
+/// SM ratio (a design quantity, not read from the times) and the serial work varied over a
+/// decade or more, the residuals test the law rather than restate it. Same weighting, search
+/// and standard error as fit_parallel_fraction; serial_ratio all 1 gives exactly that fit.
+ScalingFit fit_amdahl_across_serial(const std::vector<double>& n,
+                                    const std::vector<double>& speedup,
+                                    const std::vector<double>& serial_ratio);
+
+/// Whether a fit is an algebraic identity of its inputs, so that its agreement with the data
+/// says nothing. The case it guards: with the serial time s held fixed and N_i := g(base) /
+/// g(N_i) taken from the same times, S = (s + g_b) / (s + g_N) equals 1 / ((1 - P) + P / N)
+/// exactly for P = g_b / (s + g_b): the fitted P restates the design, residuals ~1e-16,
+/// standard error 0. `free_quantities` counts the fitted parameters plus every input the caller
+/// derived from the fitted points' own measurements (there: 1 + one N per point).
+struct IdentityCheck {
+  static constexpr double exact_within = 1e-9; ///< relative residual and standard error
+  int free_quantities = 0, informative_points = 0;
+  double max_relative_residual = 0; ///< max |residual / measured|
+  double standard_error = 0;        ///< 0 when the fit has none
+  bool no_freedom = false; ///< free quantities >= informative points: any data would fit
+  bool exact = false;      ///< every residual and the standard error within exact_within
+  bool identity = false;   ///< either: the fit is not a test of the law
+};
+IdentityCheck identity_check(const ScalingFit& fit, int free_quantities);
 
 } // namespace apod

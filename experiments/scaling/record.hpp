@@ -50,6 +50,13 @@ BandwidthModel memory_model(const PartitionSeries& base, double bytes_moved, Dra
 void record_memory_bandwidth(ExperimentContext& ctx, const std::vector<PartitionSeries>& points,
                              double bytes_moved, DramLimit limit, double theoretical_gbs);
 
+/// A serial phase of another length for Amdahl's law: `scale` times the reference's work,
+/// timed alone (its median held fixed like the reference's).
+struct SerialLevel {
+  double scale = 1;
+  double ms = 0;
+};
+
 /// One law's curve: the serial phase's median, held fixed, and per point the parallel phase on
 /// the base partition (`base`) and on the point's partition (`points`). Amdahl: a fixed problem,
 /// so every base entry is the base partition's own series. Gustafson: the problem grown N-fold,
@@ -59,17 +66,28 @@ struct LawInputs {
   double serial_ms = 0;
   std::vector<PartitionSeries> base, points;
   json facts = json::object(); ///< stored with the fitted fraction (the partitions, the sizes)
+  /// Amdahl only: the same GPU times with serial phases of other lengths (curves
+  /// amdahl_curve(scale)), fitted together with the reference's.
+  std::vector<SerialLevel> other_serial;
 };
 
-/// Records the law's curve (curve amdahl or gustafson): speedup = (serial + base) / (serial +
-/// point) per repetition and efficiency, each with the fitted law's value and the residual in
-/// extra; for Gustafson also kernel_ms and base_partition_ms. Then the fitted parallel fraction
-/// under its own metric (one least-squares fit per repetition as samples; the fit of the
-/// medians with its standard error, 95% interval, residuals and runs test in extra), and for
-/// Amdahl the limit 1 / (1 - P).
+/// The curve name of Amdahl's workload with `scale` times the reference serial work: "amdahl"
+/// for 1, else "amdahl_serial_x" and the scale ("amdahl_serial_x0.1", "amdahl_serial_x10").
+std::string amdahl_curve(double scale);
+
+/// Records the law's curve(s): speedup = (serial + base) / (serial + point) per repetition and
+/// efficiency, each with the fitted law's value and the residual in extra; for Gustafson also
+/// kernel_ms and base_partition_ms. N is the SM ratio, a design quantity: taking it from the
+/// parallel phase's own times made Amdahl's fit an identity (fit.hpp identity_check). Amdahl
+/// fits one P over the reference and every other serial level (fit_amdahl_across_serial).
+/// Then the fitted parallel fraction under its own metric (one fit per repetition as samples;
+/// the fit of the medians with its standard error, 95% interval, residuals, runs test and
+/// identity check in extra), and for Amdahl the limit 1 / (1 - P) with its standard error.
 void record_law(ExperimentContext& ctx, const LawInputs& in);
 
-/// Records the serial phase timed alone (params phase host), the value held fixed.
-void record_serial_phase(ExperimentContext& ctx, const Series& ms, size_t elements);
+/// Records the serial phase timed alone (params phase host; another length: host_x<scale>),
+/// the value held fixed.
+void record_serial_phase(ExperimentContext& ctx, const Series& ms, size_t elements,
+                         double scale = 1.0);
 
 } // namespace apod::scaling

@@ -22,6 +22,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace apod {
@@ -30,7 +31,13 @@ namespace {
 using namespace scaling;
 
 constexpr int max_partitions_below_total = 16;
-constexpr int chase_blocks_per_base_sm = 4; // of one warp each: every chain resident at once
+// One-thread blocks, so each warp carries one chain: a warp's load waits for the slowest of its
+// lanes, and 32 lanes per warp measured the slowest of 32 DRAM latencies (565-605 ns a link on
+// an H100 against 347 ns for one lane). 16 per base SM stay resident on every partition.
+constexpr int chase_blocks_per_base_sm = 16;
+// Amdahl's serial work besides the reference's: a decade each way (serial_scales in
+// record.hpp's amdahl_curve names).
+constexpr double other_serial_scales[] = {0.1, 10.0};
 
 struct Sizes {
   double serial_target_ms;  // the host phase
@@ -38,15 +45,15 @@ struct Sizes {
   int strong_waves;         // compute: full waves of the whole GPU (a fixed problem)
   int weak_waves;           // Gustafson: full waves of the base partition, grown N-fold
   size_t stream_bytes_each; // memory: each of the two arrays (together at least 1 GiB)
-  uint32_t chase_steps;     // latency: links per chain
+  uint32_t chase_steps;     // latency: links per chain (one lane per warp)
 };
 
 // Sized for about 2 s at full size with 16 partitions below 132 SMs (an estimate from the FMA
 // rate of the committed H200 runs of version 1, not yet a measurement); --quick far less.
 Sizes sizes_for(bool quick) {
   if (quick)
-    return {0.2, 512, 8, 16, size_t(128) << 20, 256};
-  return {0.5, 2048, 16, 16, size_t(512) << 20, 1024};
+    return {0.2, 512, 8, 16, size_t(128) << 20, 512};
+  return {0.5, 2048, 16, 16, size_t(512) << 20, 2048};
 }
 
 /// One GPU phase on one partition: what to launch, how to check it, and its samples.
@@ -163,8 +170,8 @@ Plan make_plan(const ExperimentContext& ctx, json& facts) {
       std::max(plan.strong_elements, plan.grown_elements(*plan.parts.back()));
   plan.compute = std::make_unique<ComputeWorkload>(max_elements, z.fma_iterations);
   plan.stream = std::make_unique<StreamWorkload>(z.stream_bytes_each);
-  plan.chase = std::make_unique<ChaseWorkload>(32 * chase_blocks_per_base_sm * plan.base_sms(),
-                                               z.chase_steps);
+  plan.chase =
+      std::make_unique<ChaseWorkload>(chase_blocks_per_base_sm * plan.base_sms(), z.chase_steps);
   add_compute_jobs(plan);
   add_memory_and_latency_jobs(plan);
   return plan;
@@ -203,19 +210,22 @@ void record_phases(ExperimentContext& ctx, const Plan& plan) {
                           json({{"chains", plan.chase->chains()},
                                 {"links_per_chain", plan.chase->steps()},
                                 {"table_bytes", plan.chase->table_bytes()}}));
-  for (auto& p : latency) // the latency each link costs: DRAM plus any TLB miss
+  for (auto& p : latency) { // the latency each link costs: DRAM plus any TLB miss
     p.extra["ns_per_link_median"] = p.ms.summary().median * 1e6 / plan.chase->steps();
+    p.extra["lanes_per_warp"] = 1;
+  }
   record_phase_curve(ctx, "latency", latency, flat);
 }
 
 void record_laws(ExperimentContext& ctx, const Plan& plan, const Series& serial_ms,
-                 const json& facts) {
+                 const std::vector<SerialLevel>& other_serial, const json& facts) {
   const int base = plan.base_sms();
   const double serial = serial_ms.summary().median;
   const json strong = json({{"elements", plan.strong_elements}});
   LawInputs amdahl{
       ScalingLaw::amdahl, serial, {}, curve_of(plan.compute_jobs, base, strong), facts};
   amdahl.base.assign(amdahl.points.size(), amdahl.points.front());
+  amdahl.other_serial = other_serial;
   record_law(ctx, amdahl);
 
   LawInputs gustafson{ScalingLaw::gustafson, serial, {}, {}, facts};
@@ -239,10 +249,24 @@ void run(ExperimentContext& ctx) {
   plan.compute->set_multiplier(1.0f - float(serial.run().mean) * 1e-3f);
   facts["serial_elements"] = serial.elements();
 
+  // The same host work at other lengths, each timed alone like the reference: the speed-ups
+  // they give with the same GPU times test whether one P explains every serial fraction.
+  std::vector<SerialLevel> other_serial;
+  std::vector<std::pair<Series, size_t>> other_samples;
+  for (const double scale : other_serial_scales) {
+    const SerialPhase other(plan.size.serial_target_ms * scale);
+    other_samples.push_back({other.sample(std::max(10, ctx.options.sampling.min_samples)),
+                             other.elements()});
+    other_serial.push_back({scale, other_samples.back().first.summary().median});
+  }
+
   time_jobs(ctx.options.sampling, plan.jobs);
   record_serial_phase(ctx, serial_ms, serial.elements());
+  for (size_t i = 0; i < other_serial.size(); ++i)
+    record_serial_phase(ctx, other_samples[i].first, other_samples[i].second,
+                        other_serial[i].scale);
   record_phases(ctx, plan);
-  record_laws(ctx, plan, serial_ms, facts);
+  record_laws(ctx, plan, serial_ms, other_serial, facts);
 }
 
 } // namespace

@@ -222,3 +222,65 @@ TEST(Fit, RejectsBadInput) {
                std::invalid_argument);
   EXPECT_THROW(fit_parallel_fraction(ScalingLaw::amdahl, {1, 2}, {1, 0}), std::invalid_argument);
 }
+
+// The review's case: the serial phase held fixed (0.5 ms against 8.8 ms of GPU work) and N read
+// off the GPU phase's own times, N_i = g(base) / g(N_i). Then S = (s + g_b) / (s + g_N) is
+// Amdahl's law exactly for P = g_b / (s + g_b) = 0.9462: the fit restates the design, with
+// residuals ~1e-16 and a standard error of 0, whatever the GPU phase did.
+TEST(Fit, AFitWhoseNIsReadOffItsOwnTimesIsFlaggedAsAnIdentity) {
+  const double s = 0.5, g_base = 8.8;
+  std::vector<double> n_sm = h200_multiples(), n_own, speedup;
+  for (size_t i = 0; i < n_sm.size(); ++i) {
+    const double g = g_base / n_sm[i] * (1 + 0.03 * double(i) / n_sm.size()); // scales poorly
+    n_own.push_back(g_base / g);
+    speedup.push_back((s + g_base) / (s + g));
+  }
+  const ScalingFit fit = fit_parallel_fraction(ScalingLaw::amdahl, n_own, speedup);
+  EXPECT_NEAR(fit.parallel_fraction, g_base / (s + g_base), 1e-8);
+  const IdentityCheck flagged = identity_check(fit, 1 + fit.informative_points);
+  EXPECT_TRUE(flagged.identity);
+  EXPECT_TRUE(flagged.no_freedom) << "one P and one N per point: as many free as data";
+  EXPECT_TRUE(flagged.exact) << "max relative residual " << flagged.max_relative_residual;
+  EXPECT_TRUE(identity_check(fit, 1).identity) << "exact even when the N are miscounted";
+
+  // The same times against the SM ratio, the serial work varied over two decades: one P must
+  // explain three curves, and the GPU phase's 3% shortfall shows in the residuals.
+  std::vector<double> n, all, ratio;
+  for (double m : {0.1, 1.0, 10.0})
+    for (size_t i = 0; i < n_sm.size(); ++i) {
+      n.push_back(n_sm[i]);
+      all.push_back((m * s + g_base) / (m * s + g_base / n_own[i]));
+      ratio.push_back(m);
+    }
+  const ScalingFit real = fit_amdahl_across_serial(n, all, ratio);
+  const IdentityCheck check = identity_check(real, 1);
+  EXPECT_FALSE(check.identity);
+  EXPECT_GT(check.max_relative_residual, 1e-4);
+  ASSERT_TRUE(real.standard_error.has_value());
+  EXPECT_GT(*real.standard_error, 1e-6);
+  EXPECT_NEAR(real.parallel_fraction, g_base / (s + g_base), 0.01);
+  EXPECT_EQ(real.informative_points, 3 * (int(n_sm.size()) - 1));
+}
+
+TEST(Fit, AcrossSerialLevelsRecoversTheReferencePAndReducesToTheSingleCurveFit) {
+  const double s = 0.5, g = 8.8, p = g / (s + g);
+  const std::vector<double> n_sm = h200_multiples();
+  std::vector<double> n, speedup, ratio;
+  for (double m : {0.1, 0.3, 1.0, 3.0, 10.0})
+    for (double x : n_sm) {
+      n.push_back(x);
+      speedup.push_back((m * s + g) / (m * s + g / x) * (x == 1 ? 1 : 1 + 0.002 * std::sin(x)));
+      ratio.push_back(m);
+    }
+  const ScalingFit fit = fit_amdahl_across_serial(n, speedup, ratio);
+  EXPECT_NEAR(fit.parallel_fraction, p, 1e-3);
+  EXPECT_FALSE(identity_check(fit, 1).identity);
+  // Ratios of one: the single-curve fit, to the last digit.
+  const std::vector<double> one_n(n_sm), one_s(speedup.begin() + 2 * long(n_sm.size()),
+                                               speedup.begin() + 3 * long(n_sm.size()));
+  const ScalingFit a = fit_amdahl_across_serial(one_n, one_s, std::vector<double>(n_sm.size(), 1));
+  const ScalingFit b = fit_parallel_fraction(ScalingLaw::amdahl, one_n, one_s);
+  EXPECT_DOUBLE_EQ(a.parallel_fraction, b.parallel_fraction);
+  EXPECT_DOUBLE_EQ(*a.standard_error, *b.standard_error);
+  EXPECT_THROW(fit_amdahl_across_serial({1, 2}, {1, 1.5}, {1, 0}), std::invalid_argument);
+}

@@ -58,7 +58,7 @@ private:
   DeviceBuffer<unsigned long long> wrong_{1};
 };
 
-/// Latency-bound: `chains` threads (one 32-thread block per 32 of them), each following
+/// Latency-bound: `chains` threads (one one-thread block each: one lane per warp), each following
 /// `steps` links of a full-period LCG chain stored in a table of 2^26 indices (256 MiB, four
 /// times a Hopper L2 and more), each link a load whose address is the previous load's value.
 /// Each launch takes the next group of disjoint chain segments, so no launch finds in the L2

@@ -86,6 +86,14 @@ TEST_F(GpuScaling, ComputeScalesWithTheSmsAndLatencyStaysFlat) {
   EXPECT_GT(compute, 0.8 * n) << "a compute-bound phase with many waves should scale";
   EXPECT_LT(latency, 1.5) << "a fixed set of dependent chases gains nothing from more SMs";
   EXPECT_GT(latency, 0.7);
+  // One lane per warp: each link costs one DRAM latency (~350 ns on Hopper), not the slowest of
+  // 32 lanes' (565-605 ns).
+  const Measurement& chase = find("kernel_ms", point("latency", all));
+  const double ns = chase.extra["ns_per_link_median"].get<double>();
+  std::printf("latency curve: %.1f ns per link, one lane per warp\n", ns);
+  EXPECT_EQ(chase.extra["lanes_per_warp"], 1);
+  EXPECT_GT(ns, 150.0);
+  EXPECT_LT(ns, 500.0);
 }
 
 TEST_F(GpuScaling, MemoryCurveLevelsOffNearItsModel) {
@@ -121,13 +129,25 @@ TEST_F(GpuScaling, BothFractionsCarryTheirUncertaintyUnderTheirOwnNames) {
     const Measurement& p = find(std::string(law) + "_parallel_fraction", {{"law", law}});
     EXPECT_TRUE(p.ok()) << law << " " << p.error;
     EXPECT_TRUE(p.extra["standard_error"].is_number()) << law;
-    EXPECT_EQ(p.extra["residuals"].size(), sm_counts().size()) << law;
+    // Amdahl: one residual per partition at each of its three serial levels.
+    EXPECT_EQ(p.extra["residuals"].size(),
+              (std::string(law) == "amdahl" ? 3 : 1) * sm_counts().size())
+        << law;
     EXPECT_TRUE(p.extra.contains("residual_trend")) << law;
-    // The law fitted to the curve and the share read off its parts agree.
+    // The law fitted to the curve and the share read off its parts agree, and the fit is no
+    // identity of its inputs (N is the SM ratio; Amdahl's serial work spans two decades).
     EXPECT_NEAR(p.extra["fit_of_medians"].get<double>(), p.extra["p_from_parts"].get<double>(),
                 0.05)
         << law;
+    EXPECT_FALSE(p.extra["identity_check"]["identity"].get<bool>())
+        << law << " " << p.extra["identity_check"].dump();
+    std::printf("%s: P = %.4f +- %.4f, from parts %.4f, max relative residual %.3g\n", law,
+                p.extra["fit_of_medians"].get<double>(), p.extra["standard_error"].get<double>(),
+                p.extra["p_from_parts"].get<double>(),
+                p.extra["identity_check"]["max_relative_residual"].get<double>());
   }
+  for (const char* curve : {"amdahl_serial_x0.1", "amdahl_serial_x10"})
+    EXPECT_TRUE(find("speedup", point(curve, sm_counts().back())).ok()) << curve;
   for (const auto& m : out->all)
     EXPECT_NE(m.metric, "fitted_parallel_fraction");
 }
