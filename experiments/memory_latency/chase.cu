@@ -1,14 +1,14 @@
 #include "chain.hpp"
 #include "chase.cuh"
-#include "ladder.hpp"
 #include "core/sampling.hpp"
+#include "ladder.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <cmath>
 #include <cstdint>
-#include <string>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 namespace apod {
@@ -103,6 +103,24 @@ __global__ void sm_of_kernel(unsigned* out) {
   *out = sm_id();
 }
 
+// The figures of a chase: ns and cycles per step sample by sample (the cycles share the ns
+// samples' flags), verified when no sample ended off the host's node, and the facts both
+// chases record (the SM clock is cycles over ns).
+ChaseFigures figures_of(const TimedSamples& t, const std::vector<double>& cycles, size_t wrong,
+                        json facts) {
+  ChaseFigures figures;
+  figures.ns_per_step = Series(t);
+  figures.cycles_per_step = Series(cycles, t.excluded, t.stop_reason, t.noisy);
+  figures.verified = wrong == 0;
+  const Series clock_ghz = Series::zip(figures.cycles_per_step, figures.ns_per_step,
+                                       [](double c, double ns) { return c / ns; });
+  facts["line_bytes"] = chain_line_bytes;
+  facts["samples_wrong"] = wrong;
+  facts["sm_clock_ghz"] = clock_ghz.summary().median;
+  figures.facts = std::move(facts);
+  return figures;
+}
+
 } // namespace
 
 PointerChase::PointerChase(size_t max_bytes) : chain_(max_bytes / sizeof(unsigned long long)) {
@@ -173,32 +191,22 @@ ChaseFigures PointerChase::measure_laps(size_t working_set_bytes, uint64_t seed,
     at = expected;
     const double ns = double(out.ns) / double(steps), c = double(out.cycles) / double(steps);
     t.ms.push_back(ns);
-    t.excluded.push_back(policy.check_sample(out.ns > 0 ? 1e3 * double(out.cycles) / double(out.ns)
-                                                        : std::nan("")));
+    t.excluded.push_back(
+        policy.check_sample(out.ns > 0 ? 1e3 * double(out.cycles) / double(out.ns) : std::nan("")));
     cycles.push_back(c);
   }
   finish_fixed(t, policy);
-
-  ChaseFigures figures;
-  figures.ns_per_step = Series(t);
-  figures.cycles_per_step = Series(cycles, t.excluded, t.stop_reason, t.noisy);
-  figures.verified = wrong == 0;
-  const Series clock_ghz = Series::zip(figures.cycles_per_step, figures.ns_per_step,
-                                       [](double c, double ns) { return c / ns; });
-  figures.facts = {{"seed", seed},
-                   {"nodes", nodes},
-                   {"line_bytes", chain_line_bytes},
-                   {"timed_steps", steps},
-                   {"laps_per_sample", double(steps) / double(nodes)},
-                   {"warm_steps", working_set_bytes <= in_launch_warm_bytes ? 2 * nodes : nodes},
-                   {"warm_l2", false},
-                   {"resumes_each_sample", true},
-                   {"start_node", start},
-                   {"expected_node", expected},
-                   {"samples_wrong", wrong},
-                   {"sm", pinned_sm_},
-                   {"sm_clock_ghz", clock_ghz.summary().median}};
-  return figures;
+  return figures_of(t, cycles, wrong,
+                    {{"seed", seed},
+                     {"nodes", nodes},
+                     {"timed_steps", steps},
+                     {"laps_per_sample", double(steps) / double(nodes)},
+                     {"warm_steps", working_set_bytes <= in_launch_warm_bytes ? 2 * nodes : nodes},
+                     {"warm_l2", false},
+                     {"resumes_each_sample", true},
+                     {"start_node", start},
+                     {"expected_node", expected},
+                     {"sm", pinned_sm_}});
 }
 
 ChaseFigures PointerChase::measure(size_t working_set_bytes, uint64_t seed, const ChasePlan& plan,
@@ -249,25 +257,15 @@ ChaseFigures PointerChase::measure(size_t working_set_bytes, uint64_t seed, cons
     cycles.push_back(double(out.cycles) / plan.timed_steps);
   }
   const TimedSamples t = sampler.finish();
-
-  ChaseFigures figures;
-  figures.ns_per_step = Series(t);
-  figures.cycles_per_step = Series(cycles, t.excluded, t.stop_reason, t.noisy);
-  figures.verified = wrong == 0;
-  const Series clock_ghz = Series::zip(figures.cycles_per_step, figures.ns_per_step,
-                                       [](double c, double ns) { return c / ns; });
-  figures.facts = {{"seed", seed},
-                   {"nodes", nodes},
-                   {"line_bytes", chain_line_bytes},
-                   {"timed_steps", plan.timed_steps},
-                   {"warm_steps", plan.warm_steps},
-                   {"warm_l2", plan.warm_l2},
-                   {"resumes_each_sample", resume},
-                   {"start_node", start},
-                   {"expected_node", expected},
-                   {"samples_wrong", wrong},
-                   {"sm_clock_ghz", clock_ghz.summary().median}};
-  return figures;
+  return figures_of(t, cycles, wrong,
+                    {{"seed", seed},
+                     {"nodes", nodes},
+                     {"timed_steps", plan.timed_steps},
+                     {"warm_steps", plan.warm_steps},
+                     {"warm_l2", plan.warm_l2},
+                     {"resumes_each_sample", resume},
+                     {"start_node", start},
+                     {"expected_node", expected}});
 }
 
 } // namespace apod

@@ -49,8 +49,9 @@ Chart ladder(const Metric& metric) {
                      .except = {level.key, sweep_level},
                      .x_param = working_set.key,
                      .label_param = level.key});
-  c.says("Pointer-chase latency per step (" + metric.unit + ") against the working set, every "
-         "sample a full lap of the set on one SM",
+  c.says("Pointer-chase latency per step (" + metric.unit +
+             ") against the working set, every "
+             "sample a full lap of the set on one SM",
          {"Squares: the level points (l1: a quarter of the shared memory per SM; l2: a quarter of "
           "the L2, its near partition; l2_far: 7/8 of the L2; dram: twice the L2). The plateaus "
           "and the level sizes detected from them are in detected_size_bytes."});
@@ -85,7 +86,8 @@ APOD_DECLARE(Declaration{
         "set is walked one full lap untimed, then 3 timed samples of at least one full lap each "
         "(every line once per lap, each last touched a lap earlier), each resuming where the last "
         "stopped; sets up to 1 MiB walk one more untimed lap in the same launch first, as the L1 "
-        "is emptied between launches. Level points: l1 (a quarter of the shared memory per SM), l2 (a quarter of the "
+        "is emptied between launches. Level points: l1 (a quarter of the shared memory per SM), l2 "
+        "(a quarter of the "
         "L2: its near partition), l2_far (7/8 of the L2), dram (twice the L2). "
         "detected_size_bytes: the plateaus of the curve (least-squares segmentation of log "
         "latency) give the L1, the near L2 partition and the whole L2 as the largest set on each, "

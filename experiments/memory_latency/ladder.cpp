@@ -23,20 +23,19 @@ double median_of(std::vector<double> v) {
 
 } // namespace
 
-std::vector<size_t> ladder_working_sets(int64_t shared_bytes_per_sm, int64_t l2_bytes,
-                                        bool quick) {
+std::vector<size_t> ladder_working_sets(int64_t shared_bytes_per_sm, int64_t l2_bytes, bool quick) {
   if (shared_bytes_per_sm <= 0 || l2_bytes <= 0)
     throw std::invalid_argument("ladder_working_sets: need the shared memory per SM and the L2");
   const double shared = double(shared_bytes_per_sm), l2 = double(l2_bytes);
   // Quick: inside the L1, past it, inside the near L2, inside the far L2, DRAM.
   const std::vector<double> around_l1 =
       quick ? std::vector<double>{0.25, 2.0}
-            : std::vector<double>{1.0 / 16, 0.25, 0.5, 0.625, 0.75, 0.875, 1.0, 1.125, 1.25,
-                                  1.5, 2.0};
+            : std::vector<double>{1.0 / 16, 0.25,  0.5,  0.625, 0.75, 0.875,
+                                  1.0,      1.125, 1.25, 1.5,   2.0};
   const std::vector<double> around_l2 =
       quick ? std::vector<double>{0.25, 0.875, 2.0}
-            : std::vector<double>{0.125,  0.25,  0.375, 0.4375, 0.5, 0.5625,
-                                  0.625,  0.75,  0.875, 1.0,    1.25, 2.0};
+            : std::vector<double>{0.125, 0.25, 0.375, 0.4375, 0.5,  0.5625,
+                                  0.625, 0.75, 0.875, 1.0,    1.25, 2.0};
   std::vector<size_t> sets;
   for (double f : around_l1)
     sets.push_back(whole_lines(f * shared));
@@ -99,8 +98,8 @@ std::vector<Plateau> detect_plateaus(const std::vector<size_t>& bytes,
 
   std::vector<Plateau> plateaus;
   for (const auto& [first, last] : segments) {
-    const auto [low, high] = std::minmax_element(latency.begin() + long(first),
-                                                 latency.begin() + long(last) + 1);
+    const auto [low, high] =
+        std::minmax_element(latency.begin() + long(first), latency.begin() + long(last) + 1);
     const bool flat = *high <= *low * (1 + max_spread);
     // The sweep's last segment is the level past every cache, even as a single point; any other
     // single point, or a segment that still rises by more than max_spread, lies between levels.
@@ -108,10 +107,9 @@ std::vector<Plateau> detect_plateaus(const std::vector<size_t>& bytes,
       continue;
     // A level less than min_step above the one before is the same level drifting (conflict
     // misses as a set fills a cache, say): the two are one plateau.
-    const bool same_level = !plateaus.empty() &&
-                            median_of({latency.begin() + long(first),
-                                       latency.begin() + long(last) + 1}) <
-                                plateaus.back().latency * (1 + min_step);
+    const bool same_level = !plateaus.empty() && median_of({latency.begin() + long(first),
+                                                            latency.begin() + long(last) + 1}) <
+                                                     plateaus.back().latency * (1 + min_step);
     Plateau p;
     p.first = same_level ? plateaus.back().first : first;
     p.last = last;

@@ -36,10 +36,10 @@ uint64_t lap_steps(size_t working_set_bytes, uint64_t min_steps);
 /// single level explains.
 struct Plateau {
   size_t first = 0, last = 0;
-  double latency = 0;      ///< median latency of its points
-  size_t first_bytes = 0;  ///< the smallest set on it
-  size_t last_bytes = 0;   ///< the largest set on it: the level's detected size
-  size_t next_bytes = 0;   ///< the first set past it (0: the sweep's end)
+  double latency = 0;     ///< median latency of its points
+  size_t first_bytes = 0; ///< the smallest set on it
+  size_t last_bytes = 0;  ///< the largest set on it: the level's detected size
+  size_t next_bytes = 0;  ///< the first set past it (0: the sweep's end)
 };
 
 /// Splits the curve (ascending sizes, one latency each, positive) into plateaus by least

@@ -71,14 +71,15 @@ void record_levels(ExperimentContext& ctx, const std::vector<size_t>& sets,
       {"plateaus_found", of_medians.plateaus},
       {"dram_found", of_medians.dram_found},
       {"of_medians",
-       {{"l1", of_medians.l1_bytes}, {"l2_near", of_medians.l2_near_bytes},
+       {{"l1", of_medians.l1_bytes},
+        {"l2_near", of_medians.l2_near_bytes},
         {"l2", of_medians.l2_bytes}}},
       {"device_l2_bytes", l2},
       {"detected_as", "the largest set on the level's plateau (ladder.hpp detect_plateaus)"}};
   for (const char* level : {"l1", "l2_near", "l2"}) {
-    Measurement m = make_measurement({{latency::level.key, level}}, latency::detected_size,
-                                     Series(per_repetition[level], flags, stop_fixed, false),
-                                     verified, extra);
+    Measurement m =
+        make_measurement({{latency::level.key, level}}, latency::detected_size,
+                         Series(per_repetition[level], flags, stop_fixed, false), verified, extra);
     if (of_medians.plateaus == 0 || (std::string(level) != "l1" && of_medians.l2_bytes == 0) ||
         (std::string(level) == "l2_near" && of_medians.l2_near_bytes == 0))
       m.error = std::string("no ") + level + " plateau found in the curve";
@@ -112,8 +113,8 @@ void run(ExperimentContext& ctx) {
     for (const LadderProbe& probe : probes)
       if (probe.bytes == bytes) {
         extra[keys::headline] = std::string(probe.level) == latency::dram_level;
-        record_pair(ctx, {{latency::level.key, probe.level}, {latency::working_set.key, bytes}},
-                    f, extra);
+        record_pair(ctx, {{latency::level.key, probe.level}, {latency::working_set.key, bytes}}, f,
+                    extra);
       }
   }
   if (!quick)

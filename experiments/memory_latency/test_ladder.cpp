@@ -50,8 +50,7 @@ TEST(Ladder, SweepIsDenseAroundTheL1AndTheL2HalvesAndEndsAtTwiceTheL2) {
   for (size_t s : sets)
     EXPECT_EQ(s % 128, 0u);
   const auto count_in = [&](double lo, double hi) {
-    return std::count_if(sets.begin(), sets.end(),
-                         [&](size_t s) { return s >= lo && s <= hi; });
+    return std::count_if(sets.begin(), sets.end(), [&](size_t s) { return s >= lo && s <= hi; });
   };
   EXPECT_GE(count_in(0.5 * h100_shared, 1.5 * h100_shared), 6);
   EXPECT_GE(count_in(0.375 * h100_l2, 0.625 * h100_l2), 5);
@@ -67,8 +66,8 @@ TEST(Ladder, SweepIsDenseAroundTheL1AndTheL2HalvesAndEndsAtTwiceTheL2) {
 }
 
 TEST(Ladder, EverySampleIsAtLeastAFullLapAndNeverAWholeNumberOfLaps) {
-  EXPECT_EQ(lap_steps(4096, 16384), 16385u);            // 32 lines: 512 laps, one more step
-  EXPECT_EQ(lap_steps(4096 * 3, 16384), 16384u);        // 96 lines do not divide 16384
+  EXPECT_EQ(lap_steps(4096, 16384), 16385u);             // 32 lines: 512 laps, one more step
+  EXPECT_EQ(lap_steps(4096 * 3, 16384), 16384u);         // 96 lines do not divide 16384
   EXPECT_EQ(lap_steps(size_t(h100_l2), 16384), 409601u); // one lap of 409600 lines, plus one
   for (size_t bytes : {size_t(128 * 7), size_t(1) << 20, size_t(2 * h100_l2)}) {
     const uint64_t lines = bytes / 128, steps = lap_steps(bytes, 4096);
@@ -153,8 +152,8 @@ TEST(Ladder, CommittedRunsOfBothGpusShowEveryStepAndTheDevicesL2) {
       EXPECT_TRUE(levels.dram_found);
       EXPECT_NEAR(double(levels.l2_bytes) / double(l2), 1.0, 0.15);
       EXPECT_GT(levels.l2_near_latency, 1.25 * levels.l1_latency);
-      EXPECT_GT(levels.dram_latency, 1.25 * std::max(levels.l2_near_latency,
-                                                      levels.l2_far_latency));
+      EXPECT_GT(levels.dram_latency,
+                1.25 * std::max(levels.l2_near_latency, levels.l2_far_latency));
       if (levels.l2_near_bytes > 0) {
         EXPECT_GT(levels.l2_far_latency, 1.25 * levels.l2_near_latency);
         EXPECT_NEAR(double(levels.l2_near_bytes) / double(l2), 0.5, 0.15);

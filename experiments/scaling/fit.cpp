@@ -171,8 +171,8 @@ RunsTest runs_test(const std::vector<double>& residuals_in_order) {
 
 namespace {
 
-ScalingFit fit_law(ScalingLaw law, const std::vector<double>& n,
-                   const std::vector<double>& speedup, const std::vector<double>& m) {
+ScalingFit fit_law(ScalingLaw law, const std::vector<double>& n, const std::vector<double>& speedup,
+                   const std::vector<double>& m) {
   if (n.empty() || n.size() != speedup.size() || m.size() != n.size())
     throw std::invalid_argument(
         "fit_parallel_fraction needs as many speed-ups as processor counts, at least one");

@@ -87,9 +87,9 @@ struct IdentityCheck {
   int free_quantities = 0, informative_points = 0;
   double max_relative_residual = 0; ///< max |residual / measured|
   double standard_error = 0;        ///< 0 when the fit has none
-  bool no_freedom = false; ///< free quantities >= informative points: any data would fit
-  bool exact = false;      ///< every residual and the standard error within exact_within
-  bool identity = false;   ///< either: the fit is not a test of the law
+  bool no_freedom = false;          ///< free quantities >= informative points: any data would fit
+  bool exact = false;               ///< every residual and the standard error within exact_within
+  bool identity = false;            ///< either: the fit is not a test of the law
 };
 IdentityCheck identity_check(const ScalingFit& fit, int free_quantities);
 

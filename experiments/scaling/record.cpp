@@ -59,7 +59,7 @@ json identity_json(const IdentityCheck& c) {
 
 // Every curve of one law, fitted together: the points in order (serial level, then N).
 struct LawCurves {
-  std::vector<std::string> curve;     // per point
+  std::vector<std::string> curve; // per point
   std::vector<const PartitionSeries*> point, base;
   std::vector<double> serial_ms, ratio, n;
   std::vector<Series> speedups;
@@ -113,26 +113,26 @@ void record_fraction(ExperimentContext& ctx, const LawInputs& in, const LawCurve
       }
   // One fitted parameter; N is the SM ratio, not read from the times.
   const IdentityCheck identity = identity_check(fit, 1);
-  json extra = merged(
-      in.facts,
-      {{"model",
-        amdahl ? "Amdahl (3.1.3.1): S = 1 / ((1 - P_m) + P_m / N), N = SMs / base SMs, "
-                 "P_m = P / (P + m (1 - P)) for serial work m times the reference's; one P "
-                 "fitted over every serial level"
-               : "Gustafson (3.1.3.2): S = N + (1 - P)(1 - N), N = SMs / base SMs"},
-       {"samples_are", "one least-squares fit per repetition"},
-       {"serial_ms", in.serial_ms},
-       {"p_from_parts", base_parallel / (in.serial_ms + base_parallel)},
-       {"p_from_parts_is", "the base point's " + std::string(share_rule)},
-       {"fit_of_medians", fit.parallel_fraction},
-       {"standard_error", fit.standard_error ? json(*fit.standard_error) : json(nullptr)},
-       {"ci95", {fit.ci_low, fit.ci_high}},
-       {"ci95_is", interval_rule},
-       {"degrees_of_freedom", fit.degrees_of_freedom},
-       {"rms_residual", fit.rms_residual},
-       {"residuals", residuals},
-       {"residual_trend", runs_test_json(fit.trend)},
-       {"identity_check", identity_json(identity)}});
+  json extra =
+      merged(in.facts,
+             {{"model",
+               amdahl ? "Amdahl (3.1.3.1): S = 1 / ((1 - P_m) + P_m / N), N = SMs / base SMs, "
+                        "P_m = P / (P + m (1 - P)) for serial work m times the reference's; one P "
+                        "fitted over every serial level"
+                      : "Gustafson (3.1.3.2): S = N + (1 - P)(1 - N), N = SMs / base SMs"},
+              {"samples_are", "one least-squares fit per repetition"},
+              {"serial_ms", in.serial_ms},
+              {"p_from_parts", base_parallel / (in.serial_ms + base_parallel)},
+              {"p_from_parts_is", "the base point's " + std::string(share_rule)},
+              {"fit_of_medians", fit.parallel_fraction},
+              {"standard_error", fit.standard_error ? json(*fit.standard_error) : json(nullptr)},
+              {"ci95", {fit.ci_low, fit.ci_high}},
+              {"ci95_is", interval_rule},
+              {"degrees_of_freedom", fit.degrees_of_freedom},
+              {"rms_residual", fit.rms_residual},
+              {"residuals", residuals},
+              {"residual_trend", runs_test_json(fit.trend)},
+              {"identity_check", identity_json(identity)}});
   if (amdahl)
     extra["serial_levels"] = levels;
   const Series fractions = fraction_per_repetition(in.law, c);
@@ -160,9 +160,8 @@ void record_fraction(ExperimentContext& ctx, const LawInputs& in, const LawCurve
   extra["ci95"] = {amdahl_limit(fit.ci_low),
                    fit.ci_high < 1 ? json(amdahl_limit(fit.ci_high)) : json(nullptr)};
   extra["ci95_is"] = "1 / (1 - P) at the ends of P's interval (null: no finite upper end)";
-  extra["standard_error"] = fit.standard_error && p < 1
-                                ? json(*fit.standard_error / ((1 - p) * (1 - p)))
-                                : json(nullptr);
+  extra["standard_error"] =
+      fit.standard_error && p < 1 ? json(*fit.standard_error / ((1 - p) * (1 - p))) : json(nullptr);
   Measurement limit =
       make_measurement({{param::law.key, law}}, metric::amdahl_limit, limits, verified, extra);
   if (limits.empty())
@@ -306,8 +305,7 @@ void record_law(ExperimentContext& ctx, const LawInputs& in) {
   record_fraction(ctx, in, c, fit, verified);
 }
 
-void record_serial_phase(ExperimentContext& ctx, const Series& ms, size_t elements,
-                         double scale) {
+void record_serial_phase(ExperimentContext& ctx, const Series& ms, size_t elements, double scale) {
   const json extra = {{"elements", elements},
                       {"held_fixed_ms", median_of(ms)},
                       {"timed", "alone, back to back, before any GPU phase"}};

@@ -255,8 +255,8 @@ void run(ExperimentContext& ctx) {
   std::vector<std::pair<Series, size_t>> other_samples;
   for (const double scale : other_serial_scales) {
     const SerialPhase other(plan.size.serial_target_ms * scale);
-    other_samples.push_back({other.sample(std::max(10, ctx.options.sampling.min_samples)),
-                             other.elements()});
+    other_samples.push_back(
+        {other.sample(std::max(10, ctx.options.sampling.min_samples)), other.elements()});
     other_serial.push_back({scale, other_samples.back().first.summary().median});
   }
 

@@ -45,8 +45,7 @@ TEST(ScalingCommitted, NoFitIsAnIdentityAndEveryFitCarriesItsResidualsAndStandar
         EXPECT_GE(p->extra.at("residuals").size(), 3u) << law;
         EXPECT_GE(p->extra.at("degrees_of_freedom").get<int>(), 2) << law;
       }
-      const Measurement* p =
-          only(run, "scaling", "amdahl_parallel_fraction", {{"law", "amdahl"}});
+      const Measurement* p = only(run, "scaling", "amdahl_parallel_fraction", {{"law", "amdahl"}});
       // The serial work spans at least a decade: the largest level's over the smallest's.
       const json& levels = p->extra.at("serial_levels");
       ASSERT_GE(levels.size(), 2u);

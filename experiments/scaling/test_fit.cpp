@@ -276,8 +276,8 @@ TEST(Fit, AcrossSerialLevelsRecoversTheReferencePAndReducesToTheSingleCurveFit) 
   EXPECT_NEAR(fit.parallel_fraction, p, 1e-3);
   EXPECT_FALSE(identity_check(fit, 1).identity);
   // Ratios of one: the single-curve fit, to the last digit.
-  const std::vector<double> one_n(n_sm), one_s(speedup.begin() + 2 * long(n_sm.size()),
-                                               speedup.begin() + 3 * long(n_sm.size()));
+  const std::vector<double> one_n(n_sm),
+      one_s(speedup.begin() + 2 * long(n_sm.size()), speedup.begin() + 3 * long(n_sm.size()));
   const ScalingFit a = fit_amdahl_across_serial(one_n, one_s, std::vector<double>(n_sm.size(), 1));
   const ScalingFit b = fit_parallel_fraction(ScalingLaw::amdahl, one_n, one_s);
   EXPECT_DOUBLE_EQ(a.parallel_fraction, b.parallel_fraction);

@@ -1,8 +1,9 @@
 // The latency experiments' own promises, on GPU 0 at reduced size (test_gpu_experiments checks
 // that their points verify): memory_latency names its L1, near-L2, far-L2 and DRAM points and
-// they rise in that order, each sample a full lap on one SM; littles_law models every point from the same run's figures, marks the guide's
-// launch and records the 90% point; latency_hiding stores the occupancy the API gives, and more
-// resident threads move more bytes. Exits 77 (skipped) without a GPU.
+// they rise in that order, each sample a full lap on one SM; littles_law models every point from
+// the same run's figures, marks the guide's launch and records the 90% point; latency_hiding stores
+// the occupancy the API gives, and more resident threads move more bytes. Exits 77 (skipped)
+// without a GPU.
 #include "core/device.hpp"
 #include "core/experiment.hpp"
 #include "core/vocabulary.hpp"
