@@ -16,6 +16,9 @@ inline const Param pinned{.key = "pinned", .title = "pinned"};
 inline const Param mapped{.key = "mapped", .title = "mapped"};
 inline const Param new_stream{.key = "new_stream", .title = "new stream"};
 inline const Param config{.key = "config", .title = "host memory / stream"};
+/// Whether the H2D copy reads a host buffer the CPU has just written ("just_written", the gist's
+/// and the corrected rows) or one written once before the rounds and untouched since ("cold").
+inline const Param host_buffer{.key = "host_buffer", .title = "host buffer"};
 
 inline constexpr size_t gist_n = 16 * 1024; ///< the gist's N
 inline constexpr size_t large_n = size_t(4) << 20, quick_large_n = size_t(256) << 10;
@@ -38,6 +41,10 @@ inline const Metric ratio_to_first_row{.name = "ratio_to_first_row",
 inline const Metric h2d_bandwidth = link_rate("h2d_bandwidth");
 inline const Metric d2h_bandwidth = link_rate("d2h_bandwidth");
 inline const Metric mapped_pcie_bandwidth = link_rate("mapped_pcie_bandwidth");
+
+/// The rows of a group: the gist's 18, and for the corrected variant at the large size their
+/// cold-buffer copy rows too (with_cold_rows).
+std::vector<Row> rows_of(const std::string& variant_name, size_t elements, bool quick);
 
 /// A row's params at a variant and size.
 json row_params(const char* variant_name, size_t elements, const Row& row);

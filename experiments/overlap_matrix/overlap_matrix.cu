@@ -117,7 +117,8 @@ void record_row(const PointContext& p, Variant variant, const RowSamples& row,
   p.record_bandwidth(d2h_bandwidth, row.d2h_ms, bytes, pcie_gbs, per_direction);
 }
 
-void measure(ExperimentContext& ctx, Variant variant, size_t n, const std::vector<Row>& rows) {
+void measure(ExperimentContext& ctx, Variant variant, size_t n) {
+  const std::vector<Row> rows = rows_of(variant_name(variant), n, ctx.options.quick);
   const RoundOrder random = [&](uint64_t round) {
     return round_order(order_seed, round, rows.size());
   };
@@ -157,10 +158,9 @@ void run(ExperimentContext& ctx) {
   APOD_CUDA(cudaDeviceGetAttribute(&can_map, cudaDevAttrCanMapHostMemory, ctx.device.ordinal));
   if (!can_map)
     throw ExperimentSkipped("the device cannot map host memory, which the mapped rows need");
-  const std::vector<Row> rows = gist_rows();
-  measure(ctx, Variant::gist, gist_n, rows);
-  measure(ctx, Variant::corrected, gist_n, rows);
-  measure(ctx, Variant::corrected, ctx.options.quick ? quick_large_n : large_n, rows);
+  measure(ctx, Variant::gist, gist_n);
+  measure(ctx, Variant::corrected, gist_n);
+  measure(ctx, Variant::corrected, ctx.options.quick ? quick_large_n : large_n);
 }
 
 } // namespace

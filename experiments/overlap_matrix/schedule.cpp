@@ -22,6 +22,19 @@ std::vector<Row> gist_rows() {
   return rows;
 }
 
+std::vector<Row> with_cold_rows(std::vector<Row> rows) {
+  if (std::any_of(rows.begin(), rows.end(), [](const Row& r) { return r.cold; }))
+    return rows; // they have theirs already
+  const size_t just_written = rows.size();
+  for (size_t i = 0; i < just_written; ++i)
+    if (!rows[i].mapped && !rows[i].cold) {
+      Row cold = rows[i];
+      cold.cold = true;
+      rows.push_back(cold);
+    }
+  return rows;
+}
+
 size_t first_row_of_kernel(const std::vector<Row>& rows, size_t row) {
   for (size_t i = 0; i < rows.size(); ++i)
     if (rows[i].kernel == rows.at(row).kernel)

@@ -22,6 +22,12 @@ namespace apod {
 struct Row {
   Kernel kernel = Kernel::fast;
   bool pinned = false, mapped = false, new_stream = false;
+  /// The H2D copy reads a host buffer written once before the first round and untouched by the
+  /// CPU since (not in its caches), instead of one the host has just written: a DMA read of
+  /// lines the CPU holds dirty waits on the CPU, and measures that as much as the link.
+  bool cold = false;
+  /// The host_buffer param's value: "cold" or "just_written".
+  const char* host_buffer() const { return cold ? "cold" : "just_written"; }
   /// The row's label on the chart: "mapped/default", "pinned/new", "pageable/default", ...
   std::string config() const;
 };
@@ -29,6 +35,10 @@ struct Row {
 /// The gist's 18 rows in the order of its table: for each kernel, its `combinations` array
 /// (mapped, pinned, pageable in the default stream, then the same in a new stream).
 std::vector<Row> gist_rows();
+
+/// `rows` and, after them, a cold-buffer copy of each of their copy rows (not mapped: a mapped
+/// row has no H2D copy), in the same order; rows that have cold rows already come back as they are.
+std::vector<Row> with_cold_rows(std::vector<Row> rows);
 
 /// The index of the first row of rows[row]'s kernel (mapped, default stream): the row the gist's
 /// ratio r divides by.

@@ -128,3 +128,19 @@ TEST(OverlapSchedule, PositionEffectIsADifferenceBeyondNoise) {
   EXPECT_FALSE(differs_beyond_noise(series(30, 3), series(30, 3, 20))); // fewer, same level
   EXPECT_FALSE(differs_beyond_noise(Series(), series(30, 3)));
 }
+
+TEST(OverlapSchedule, ColdRowsCopyEveryCopyRowOnceAfterTheGistsRows) {
+  const std::vector<Row> rows = with_cold_rows(gist_rows());
+  ASSERT_EQ(rows.size(), 18u + 12u); // 2 copy rows of 3 per kernel and stream
+  for (size_t i = 0; i < 18; ++i)
+    EXPECT_FALSE(rows[i].cold) << i;
+  for (size_t i = 18; i < rows.size(); ++i) {
+    EXPECT_TRUE(rows[i].cold) << i;
+    EXPECT_FALSE(rows[i].mapped) << i;
+    EXPECT_STREQ(rows[i].host_buffer(), "cold");
+  }
+  EXPECT_STREQ(rows[0].host_buffer(), "just_written");
+  // A cold row's ratio divides by its kernel's mapped row, as the gist's rows do.
+  EXPECT_EQ(first_row_of_kernel(rows, 18), 0u);
+  EXPECT_EQ(with_cold_rows(rows).size(), rows.size()); // cold rows are not doubled
+}

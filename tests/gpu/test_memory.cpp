@@ -1,5 +1,5 @@
 // The memory experiments' contracts on a GPU (issue 12): the L2 flush leaves no dirty lines for
-// the timed region; stride_copy sets a sector-model point beside every measured one; peak_copy
+// the timed region; stride_copy's copy points carry their sector model from other points; peak_copy
 // records a peak per access type and names the best. Linked into test_gpu_experiments, whose
 // main exits 77 (skipped) without a GPU.
 #include "core/device.hpp"
@@ -90,24 +90,50 @@ std::vector<Measurement> run_quick(const char* name) {
   return std::move(out.measurements);
 }
 
-TEST(StrideCopy, EveryMeasuredPointHasItsSectorModelAndStrideOneIsTheReference) {
+// Every copy point carries the sector model in its extra, made from other points only: the
+// reference is peak_copy's rate, the calibrations the gather and scatter at the same stride; the
+// L2 fetch limit the probe sets is the device's again afterwards.
+TEST(StrideCopy, EveryCopyPointCarriesItsModelFromOtherPointsAndTheFetchLimitIsRestored) {
+  size_t limit_before = 0;
+  const bool has_limit =
+      cudaDeviceGetLimit(&limit_before, cudaLimitMaxL2FetchGranularity) == cudaSuccess;
+  cudaGetLastError();
   const auto points = run_quick("stride_copy");
-  std::map<std::string, const Measurement*> measured, model;
+  std::map<std::string, std::map<int, const Measurement*>> by_kernel;
   for (const auto& m : points) {
     ASSERT_TRUE(m.ok()) << m.metric << " " << m.params.dump() << " " << m.error;
-    (m.metric == "effective_bandwidth" ? measured : model)[m.params.dump()] = &m;
+    EXPECT_EQ(m.metric, "effective_bandwidth");
+    by_kernel[m.params.at("kernel").get<std::string>()][m.params.at("stride").get<int>()] = &m;
   }
-  ASSERT_EQ(measured.size(), model.size());
   std::set<std::string> kernels;
-  for (const auto& [params, m] : measured) {
-    ASSERT_TRUE(model.count(params)) << params;
-    EXPECT_EQ(model[params]->metric, "sector_model_bandwidth");
-    kernels.insert(m->params.at("kernel").get<std::string>());
-    if (m->params.at("stride") == 1) {
-      EXPECT_EQ(model[params]->samples, m->samples) << params;
+  for (const auto& [k, strides] : by_kernel)
+    kernels.insert(k);
+  std::set<std::string> expected{"peak_copy", "gather", "scatter", "saturating", "guide"};
+  if (has_limit)
+    expected.insert({"gather_l2_fetch_32", "saturating_l2_fetch_32"});
+  EXPECT_EQ(kernels, expected);
+  const double peak_gbs = median(by_kernel.at("peak_copy").at(1)->samples);
+  for (const char* k : {"saturating", "guide"})
+    for (const auto& [stride, m] : by_kernel.at(k)) {
+      ASSERT_TRUE(m->extra.contains("model_gbs")) << k << " " << stride;
+      EXPECT_GT(m->extra.at("model_gbs").get<double>(), 0) << k << " " << stride;
+      EXPECT_NEAR(m->extra.at("reference_dram_gbs").get<double>(), peak_gbs, 0.05 * peak_gbs);
+      // The parts add up: bytes plus both row costs is the gather's time plus the scatter's.
+      const double parts = m->extra.at("model_bytes_ms").get<double>() +
+                           m->extra.at("model_row_load_ms").get<double>() +
+                           m->extra.at("model_row_store_ms").get<double>();
+      const double calibrations =
+          m->extra.at("gather_ms").get<double>() + m->extra.at("scatter_ms").get<double>();
+      EXPECT_NEAR(parts, calibrations, 1e-9 * calibrations) << k << " " << stride;
+      EXPECT_NEAR(m->extra.at("model_ms").get<double>(), parts, 1e-9 * parts);
     }
+  if (has_limit) {
+    size_t limit_after = 0;
+    ASSERT_EQ(cudaDeviceGetLimit(&limit_after, cudaLimitMaxL2FetchGranularity), cudaSuccess);
+    EXPECT_EQ(limit_after, limit_before);
+    const Measurement* probe = by_kernel.at("gather_l2_fetch_32").at(16);
+    EXPECT_EQ(probe->extra.at("l2_fetch_limit_device").get<size_t>(), limit_before);
   }
-  EXPECT_EQ(kernels, (std::set<std::string>{"guide", "saturating"}));
 }
 
 TEST(PeakCopy, RecordsAPeakPerAccessTypeAndNamesTheBest) {
