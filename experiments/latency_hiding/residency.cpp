@@ -21,7 +21,9 @@ std::vector<HidingShape> hiding_shapes(int max_threads_per_sm, int max_blocks_pe
   return shapes;
 }
 
-std::vector<int> launch_rate_block_sizes() { return {32, 64, 128, 256}; }
+std::vector<int> launch_rate_block_sizes() {
+  return {32, 64, 128, 256};
+}
 
 double launch_bound_gbs(double blocks_per_s, int block_size, double bytes_per_thread) {
   if (!(blocks_per_s > 0) || block_size <= 0 || !(bytes_per_thread > 0))

@@ -16,10 +16,11 @@ struct HidingShape {
   int threads_per_sm() const { return block_size * blocks_per_sm; }
 };
 
-/// The shapes swept (each a persistent grid of blocks_per_sm x SMs blocks), in order: 64-thread blocks at 1, 2, 3, 4, 6, 8, 12, 16, 24 and 32 resident
-/// blocks per SM (64 to 2048 threads, the slides' axis), then 256-thread blocks at 1, 2, 3, 4, 6
-/// and 8 (the guide's usual block size). Shapes past the device's threads or blocks per SM are
-/// left out. Quick mode: 64 x 2, 64 x 32, 256 x 1 and 256 x 4.
+/// The shapes swept (each a persistent grid of blocks_per_sm x SMs blocks), in order: 64-thread
+/// blocks at 1, 2, 3, 4, 6, 8, 12, 16, 24 and 32 resident blocks per SM (64 to 2048 threads, the
+/// slides' axis), then 256-thread blocks at 1, 2, 3, 4, 6 and 8 (the guide's usual block size).
+/// Shapes past the device's threads or blocks per SM are left out. Quick mode: 64 x 2, 64 x 32, 256
+/// x 1 and 256 x 4.
 std::vector<HidingShape> hiding_shapes(int max_threads_per_sm, int max_blocks_per_sm, bool quick);
 
 /// The block sizes whose launch rate is measured (blocks of a near-empty kernel per second).

@@ -11,7 +11,9 @@ using namespace apod;
 
 namespace {
 
-double median(const Measurement& m) { return summarize(m.used_samples()).median; }
+double median(const Measurement& m) {
+  return summarize(m.used_samples()).median;
+}
 
 TEST(HidingGpu, PersistentSixtyFourThreadGridOutrunsTheLaunchBound) {
   const ExperimentInfo* info = find_experiment(hiding::experiment);
@@ -41,4 +43,6 @@ TEST(HidingGpu, PersistentSixtyFourThreadGridOutrunsTheLaunchBound) {
 
 } // namespace
 
-int main(int argc, char** argv) { return gpu_test::run_gpu_tests(argc, argv); }
+int main(int argc, char** argv) {
+  return gpu_test::run_gpu_tests(argc, argv);
+}

@@ -51,11 +51,12 @@ TEST(HidingRuns, SixtyFourThreadBlocksBeatTheirLaunchBoundOnEveryRun) {
 
 TEST(HidingRuns, SixtyFourThreadSeriesFollowsTheDram) {
   // The H200's HBM3e moves 1.44x the H100's HBM3 (4.8 vs 3.35 TB/s); a launch-bound series is
-  // the same on both (851.2 / 851.0 = 1.000). Latency-hidden at full occupancy, the H200 is
-  // ahead by more than 1.15x.
+  // the same on both (851.2 / 851.0 = 1.000). At 8 KiB in flight per SM (2048 threads x 4
+  // bytes) the copy in littles_law ran 2394 GB/s on the H100 and 2999 on the H200 (1.25x,
+  // 2026-11-23): latency-hidden, the H200 is ahead by more than 1.1x.
   const double h100 = full_occupancy_64(committed::batches[0]);
   const double h200 = full_occupancy_64(committed::batches[1]);
-  EXPECT_GT(h200, 1.15 * h100) << "H100 " << h100 << " GB/s, H200 " << h200 << " GB/s";
+  EXPECT_GT(h200, 1.1 * h100) << "H100 " << h100 << " GB/s, H200 " << h200 << " GB/s";
 }
 
 TEST(HidingRuns, BlockLaunchRateIsStoredPerBlockSize) {

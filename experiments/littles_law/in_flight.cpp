@@ -11,7 +11,7 @@ std::vector<FlightShape> flight_shapes(int max_threads_per_sm, bool quick) {
   const std::vector<int> widths = quick ? std::vector<int>{4, 16} : std::vector<int>{4, 8, 16};
   const std::vector<int> loads = quick ? std::vector<int>{1, 8} : std::vector<int>{1, 2, 4, 8};
   const std::vector<int> threads =
-      quick ? std::vector<int>{128, 1024} : std::vector<int>{128, 256, 512, 1024, 2048};
+      quick ? std::vector<int>{128, 1024} : std::vector<int>{128, 256, 512, 768, 1024, 1536, 2048};
   std::vector<FlightShape> shapes;
   for (int w : widths)
     for (int l : loads)

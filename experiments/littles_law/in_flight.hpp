@@ -19,9 +19,10 @@ struct FlightShape {
   int in_flight_bytes() const { return threads_per_sm * loads_per_thread * word_bytes; }
 };
 
-/// The shapes swept: widths 4, 8, 16 x loads 1, 2, 4, 8 x threads per SM 128, 256, 512, 1024,
-/// 2048 (up to the device's limit): 512 B to 256 KiB in flight per SM. Quick mode: widths 4 and
-/// 16, loads 1 and 8, threads 128 and 1024.
+/// The shapes swept: widths 4, 8, 16 x loads 1, 2, 4, 8 x threads per SM 128, 256, 512, 768,
+/// 1024, 1536, 2048 (up to the device's limit): 512 B to 256 KiB in flight per SM, with values
+/// between the powers of two (x1.5) where the curve bends towards its plateau. Quick mode: widths 4
+/// and 16, loads 1 and 8, threads 128 and 1024.
 std::vector<FlightShape> flight_shapes(int max_threads_per_sm, bool quick);
 
 struct InFlightPoint {

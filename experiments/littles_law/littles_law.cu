@@ -35,6 +35,7 @@ using littles::target_fraction;
 /// beside it.
 struct ModelInputs {
   std::vector<LoadedPoint> curve;
+  std::vector<LoadedPoint> iteration_curve; ///< the background copy's own iteration times
   double idle_ns = 0;
   double plateau_gbs = 0;
   std::optional<double> peak_copy_gbs;
@@ -43,17 +44,18 @@ struct ModelInputs {
 /// Each level as two points (latency and the background's bandwidth); the curve from the
 /// medians of the verified ones.
 std::vector<LoadedPoint> record_levels(ExperimentContext& ctx, const std::vector<LoadedLevel>& all,
-                                       const json& facts, double& idle_ns) {
-  std::vector<LoadedPoint> points;
+                                       const json& facts, ModelInputs& in) {
+  std::vector<LoadedPoint> points, iterations;
   for (const LoadedLevel& level : all) {
-    const json params = {
-        {littles::background.key,
-         level.background ? littles::copy_background : littles::no_background},
-        {littles::delay.key, level.delay_cycles}};
+    const json params = {{littles::background.key,
+                          level.background ? littles::copy_background : littles::no_background},
+                         {littles::delay.key, level.delay_cycles}};
     json extra = facts;
     extra[keys::words_wrong] = level.wrong;
     extra["cycles_per_load"] = level.cycles.summary().median;
     extra["background_gbs"] = level.gbs.summary().median;
+    if (!level.iteration_ns.used().empty())
+      extra["copy_iteration_ns"] = level.iteration_ns.summary().median;
     const bool ok = level.wrong == 0 && level.error.empty();
     Measurement latency = make_measurement(params, littles::loaded_latency, level.ns, ok, extra);
     extra["latency_ns"] = level.ns.summary().median;
@@ -62,14 +64,17 @@ std::vector<LoadedPoint> record_levels(ExperimentContext& ctx, const std::vector
         make_measurement(params, littles::background_bandwidth, level.gbs, ok, extra);
     latency.error = bandwidth.error = level.error;
     if (ok && !level.ns.used().empty()) {
-      points.push_back({level.background ? level.gbs.summary().median : 0.0,
-                        level.ns.summary().median});
+      points.push_back(
+          {level.background ? level.gbs.summary().median : 0.0, level.ns.summary().median});
       if (!level.background)
-        idle_ns = points.back().ns;
+        in.idle_ns = points.back().ns;
+      if (!level.iteration_ns.used().empty())
+        iterations.push_back({points.back().gbs, level.iteration_ns.summary().median});
     }
     ctx.record(std::move(latency));
     ctx.record(std::move(bandwidth));
   }
+  in.iteration_curve = loaded_curve(iterations);
   return loaded_curve(points);
 }
 
@@ -166,6 +171,9 @@ void record_crossing(ExperimentContext& ctx, const std::vector<ShapePoint>& poin
                            std::to_string(in.curve.empty() ? 0.0 : in.curve.back().gbs) +
                            " GB/s, below the target";
     }
+    if (const auto x = littles_in_flight_bytes_per_sm(in.iteration_curve, target_gbs, sms,
+                                                      moved_per_loaded_byte))
+      extra["copy_model_in_flight_per_sm_kb"] = *x / 1e3;
     if (in.idle_ns > 0)
       extra["idle_model_in_flight_per_sm_kb"] =
           littles_law_in_flight_bytes_per_sm(target_gbs, sms, in.idle_ns, moved_per_loaded_byte) /
@@ -194,7 +202,7 @@ void run(ExperimentContext& ctx) {
   ModelInputs in;
   json facts;
   const std::vector<LoadedLevel> levels = measure_loaded_latency(ctx, buf, facts);
-  in.curve = record_levels(ctx, levels, facts, in.idle_ns);
+  in.curve = record_levels(ctx, levels, facts, in);
   in.peak_copy_gbs = ctx.achievable_peak_gbs(access::copy);
 
   json not_resident = json::array();

@@ -6,8 +6,8 @@
 namespace apod {
 
 std::vector<int> background_delays_cycles() {
-  return {0, 1000, 1500, 2000, 2500, 3000, 3500, 4000, 5000, 6000, 8000, 11000, 16000, 24000,
-          40000, 80000, 160000};
+  return {0,    1000, 1500,  2000,  2500,  3000,  3500,  4000,  5000,
+          6000, 8000, 11000, 16000, 24000, 40000, 80000, 160000};
 }
 
 std::vector<LoadedPoint> loaded_curve(std::vector<LoadedPoint> points) {
@@ -24,9 +24,9 @@ std::optional<double> latency_at(const std::vector<LoadedPoint>& curve, double g
     return std::nullopt;
   if (gbs <= curve.front().gbs)
     return curve.front().ns;
-  const auto above = std::lower_bound(
-      curve.begin(), curve.end(), gbs,
-      [](const LoadedPoint& p, double value) { return p.gbs < value; });
+  const auto above =
+      std::lower_bound(curve.begin(), curve.end(), gbs,
+                       [](const LoadedPoint& p, double value) { return p.gbs < value; });
   const auto below = std::prev(above);
   if (above->gbs == below->gbs)
     return above->ns;

@@ -18,7 +18,8 @@ struct LoadedLevel {
   bool background = true; ///< false: the idle point, no copy running
   int delay_cycles = 0;   ///< each background warp's wait between two iterations
   Series ns, cycles, gbs;
-  size_t wrong = 0; ///< chase end positions or copied words that differ from the host's answer
+  Series iteration_ns; ///< the background warps' own load-to-store time per iteration
+  size_t wrong = 0;    ///< chase end positions or copied words that differ from the host's answer
   std::string error;
 };
 

@@ -27,8 +27,8 @@ std::vector<int> background_delays_cycles();
 
 /// The latency-against-bandwidth curve: the points sorted by bandwidth, each latency raised to
 /// the highest seen at any lower bandwidth (queueing never shortens a load's wait; a noisy dip
-/// would make the fixed point ambiguous). Points with a negative bandwidth or a non-positive latency are
-/// dropped; the idle point (no background, 0 GB/s) is the curve's start.
+/// would make the fixed point ambiguous). Points with a negative bandwidth or a non-positive
+/// latency are dropped; the idle point (no background, 0 GB/s) is the curve's start.
 std::vector<LoadedPoint> loaded_curve(std::vector<LoadedPoint> points);
 
 /// The curve's latency at bandwidth `gbs`, linear between its points; the lowest point's below

@@ -12,7 +12,7 @@ using namespace apod;
 
 TEST(InFlight, ShapesSpanHalfAKibToAQuarterMibPerSm) {
   const auto shapes = flight_shapes(2048, false);
-  EXPECT_EQ(shapes.size(), 3u * 4u * 5u);
+  EXPECT_EQ(shapes.size(), 3u * 4u * 7u);
   std::set<int> values;
   for (const auto& s : shapes) {
     values.insert(s.in_flight_bytes());
@@ -20,7 +20,8 @@ TEST(InFlight, ShapesSpanHalfAKibToAQuarterMibPerSm) {
   }
   EXPECT_EQ(*values.begin(), 128 * 1 * 4);
   EXPECT_EQ(*values.rbegin(), 2048 * 8 * 16);
-  EXPECT_EQ(values.size(), 10u); // 2^9 .. 2^18
+  EXPECT_EQ(values.size(), 10u + 7u); // 2^9 .. 2^18 and 1.5 x 2^11 .. 1.5 x 2^17
+  EXPECT_TRUE(values.count(12288));   // between 8 and 16 KiB, where the 90% point falls
   // The guide's offsetCopy shape (2048 x 1 x 4 = 8 KiB) has persistent neighbours with as many.
   EXPECT_TRUE(values.count(8192));
   for (const auto& s : flight_shapes(1024, false))

@@ -29,7 +29,9 @@ std::vector<Measurement> run_alone() {
   return out.measurements;
 }
 
-double median(const Measurement& m) { return summarize(m.used_samples()).median; }
+double median(const Measurement& m) {
+  return summarize(m.used_samples()).median;
+}
 
 const Measurement* level(const std::vector<Measurement>& ms, const std::string& metric,
                          const char* background, int delay) {
@@ -42,10 +44,8 @@ const Measurement* level(const std::vector<Measurement>& ms, const std::string& 
 
 TEST(LittlesGpu, LoadedLatencyRisesWithTheBackgroundsBandwidth) {
   const auto ms = run_alone();
-  const Measurement* idle =
-      level(ms, littles::loaded_latency.name, littles::no_background, 0);
-  const Measurement* full =
-      level(ms, littles::loaded_latency.name, littles::copy_background, 0);
+  const Measurement* idle = level(ms, littles::loaded_latency.name, littles::no_background, 0);
+  const Measurement* full = level(ms, littles::loaded_latency.name, littles::copy_background, 0);
   const Measurement* full_gbs =
       level(ms, littles::background_bandwidth.name, littles::copy_background, 0);
   const Measurement* light_gbs =
@@ -84,4 +84,6 @@ TEST(LittlesGpu, LoadedLatencyRisesWithTheBackgroundsBandwidth) {
 
 } // namespace
 
-int main(int argc, char** argv) { return gpu_test::run_gpu_tests(argc, argv); }
+int main(int argc, char** argv) {
+  return gpu_test::run_gpu_tests(argc, argv);
+}
