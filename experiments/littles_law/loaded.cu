@@ -26,7 +26,7 @@ struct Control {
   unsigned status;                    // 1: not every block became resident in time
   unsigned pos;                       // chase position (line), in and out
   unsigned long long ns, cycles;      // the timed steps' globaltimer and clock64 spans
-  unsigned long long warp_iterations; // background iterations x 32 issued while phase was 1
+  unsigned long long warp_iterations; // background warp iterations issued while phase was 1
   unsigned long long busy_cycles;     // of those, lane 0's cycles from loads' to stores' issue
 };
 
