@@ -1,9 +1,7 @@
-// The latency experiments' own promises, on GPU 0 at reduced size (test_gpu_experiments checks
-// that their points verify): memory_latency names its L1, near-L2, far-L2 and DRAM points and
-// they rise in that order, each sample a full lap on one SM; littles_law models every point from
-// the same run's figures, marks the guide's launch and records the 90% point; latency_hiding stores
-// the occupancy the API gives, and more resident threads move more bytes. Exits 77 (skipped)
-// without a GPU.
+// memory_latency's own promises, on GPU 0 at reduced size (test_gpu_experiments checks that its
+// points verify): it names its L1, near-L2, far-L2 and DRAM points and they rise in that order,
+// each sample a full lap on one SM. littles_law and latency_hiding hold theirs in their own folders
+// (test_littles_gpu, test_hiding_gpu). Exits 77 (skipped) without a GPU.
 #include "core/device.hpp"
 #include "core/experiment.hpp"
 #include "core/vocabulary.hpp"
@@ -76,73 +74,6 @@ TEST(GpuLatency, MemoryLatencyNamesItsLevelsAndTheyRiseFromL1ToDram) {
     EXPECT_GE(m.extra["laps_per_sample"].get<double>(), 1.0) << m.params.dump();
     EXPECT_EQ(m.extra["sm"], sm) << m.params.dump();
   }
-}
-
-TEST(GpuLatency, LittlesLawModelsFromTheSameRunsFiguresAndMarksTheGuidesLaunch) {
-  // The same run's figures, as the run loop hands them on: a DRAM latency and a peak.
-  std::vector<Measurement> earlier = run("memory_latency", nullptr);
-  Measurement peak;
-  peak.experiment = "peak_copy"; // the experiment that declares the achievable peak
-  peak.metric = keys::achievable_peak;
-  peak.unit = "GB/s";
-  peak.samples = {1000.0, 1000.0, 1000.0};
-  peak.verified = true;
-  earlier.push_back(peak);
-  const double dram_ns = median(*find(earlier, "latency_ns", {{"level", "dram"}}));
-
-  const auto ms = run("littles_law", &earlier);
-  EXPECT_EQ(find(ms, "latency_ns", {}), nullptr) << "measured its own latency with one given";
-  int bandwidth_points = 0;
-  for (const auto& m : ms) {
-    if (m.metric != "effective_bandwidth")
-      continue;
-    ++bandwidth_points;
-    ASSERT_TRUE(m.extra.contains(keys::model_gbs)) << m.params.dump();
-    EXPECT_LE(m.extra[keys::model_gbs].get<double>(), 1000.0 + 1e-9) << "not capped at the peak";
-    EXPECT_DOUBLE_EQ(m.extra["model_latency_ns"].get<double>(), dram_ns);
-  }
-  EXPECT_GE(bandwidth_points, 5);
-  const Measurement* guide =
-      find(ms, "effective_bandwidth", {{"launch", "offsetCopy (guide 9.2.1.3)"}});
-  ASSERT_NE(guide, nullptr);
-  EXPECT_EQ(guide->params["loads_per_thread"], 1);
-  EXPECT_EQ(guide->params["word_bytes"], 4);
-  for (const char* metric : {"in_flight_per_sm", "device_in_flight"}) {
-    const Measurement* at90 = find(ms, metric, {{"fraction_of_peak", 0.9}});
-    ASSERT_NE(at90, nullptr) << metric;
-    EXPECT_TRUE(at90->ok()) << at90->error; // 900 GB/s is within reach of any 7.5+ GPU's DRAM
-  }
-}
-
-TEST(GpuLatency, LittlesLawAloneMeasuresItsOwnLatencyAndSaysSo) {
-  const auto ms = run("littles_law", nullptr);
-  const Measurement* own = find(ms, "latency_ns", {{"level", "dram"}});
-  ASSERT_NE(own, nullptr);
-  EXPECT_TRUE(own->ok()) << own->error;
-  const Measurement* any = find(ms, "effective_bandwidth", {});
-  ASSERT_NE(any, nullptr);
-  EXPECT_NE(any->extra["model_latency_source"].get<std::string>().find("measured here"),
-            std::string::npos);
-  EXPECT_NE(any->extra["model_peak_source"].get<std::string>().find("best verified point"),
-            std::string::npos);
-}
-
-TEST(GpuLatency, LatencyHidingStoresTheApisOccupancyAndMoreThreadsMoveMoreBytes) {
-  const auto ms = run("latency_hiding", nullptr);
-  for (const auto& m : ms) {
-    const int block = m.params["block_size"], threads = m.params["threads_per_sm"];
-    EXPECT_EQ(m.extra["resident_blocks_per_sm"].get<int>() * block, threads) << m.params.dump();
-    EXPECT_GT(m.extra["occupancy"].get<double>(), 0.0);
-    EXPECT_LE(m.extra["occupancy"].get<double>(), 1.0);
-  }
-  const Measurement* few =
-      find(ms, "effective_bandwidth", {{"block_size", 256}, {"threads_per_sm", 256}});
-  const Measurement* many =
-      find(ms, "effective_bandwidth", {{"block_size", 256}, {"threads_per_sm", 1024}});
-  ASSERT_NE(few, nullptr);
-  ASSERT_NE(many, nullptr);
-  // Little's law: four times the loads in flight; at least 1.2x the bandwidth on any GPU.
-  EXPECT_GT(median(*many), 1.2 * median(*few));
 }
 
 } // namespace
