@@ -32,7 +32,8 @@ int max_threads_per_sm(const DeviceInfo& d) {
 std::vector<PlannedPoint> plan(const PlanInput& in) {
   const std::vector<std::string> level_metrics = {loaded_latency.name, background_bandwidth.name};
   std::vector<PlannedPoint> points;
-  points.push_back({{{background.key, no_background}, {delay.key, 0}}, level_metrics});
+  // The idle level has a latency only: with no background there is no bandwidth to store.
+  points.push_back({{{background.key, no_background}, {delay.key, 0}}, {loaded_latency.name}});
   for (int d : background_delays_cycles())
     points.push_back({{{background.key, copy_background}, {delay.key, d}}, level_metrics});
   const std::string bandwidth = metrics::effective_bandwidth.name;

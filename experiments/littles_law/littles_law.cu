@@ -72,7 +72,8 @@ std::vector<LoadedPoint> record_levels(ExperimentContext& ctx, const std::vector
         iterations.push_back({points.back().gbs, level.iteration_ns.summary().median});
     }
     ctx.record(std::move(latency));
-    ctx.record(std::move(bandwidth));
+    if (level.background) // the idle level copies nothing: no bandwidth of 0 is stored
+      ctx.record(std::move(bandwidth));
   }
   in.iteration_curve = loaded_curve(iterations);
   return loaded_curve(points);
