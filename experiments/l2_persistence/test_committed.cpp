@@ -48,8 +48,11 @@ void check_run(const RunRecord& run, const char* gpu) {
     EXPECT_NEAR(committed::median(*s), committed::median(*here) / committed::median(*reference),
                 pairing_tolerance * committed::median(*s))
         << gpu << " " << s->params.dump();
+    // The extra is the reference's median as the experiment saw it; the stored point's median
+    // leaves out samples the clock monitor flagged afterwards (2e-6 apart on the 2026-11-26 H100
+    // batch), so the two agree to 1e-4, not to the last bit.
     EXPECT_NEAR(s->extra.at("reference_gbs").get<double>(), committed::median(*reference),
-                1e-6 * committed::median(*reference));
+                1e-4 * committed::median(*reference));
     if (s->params.at(p::window.key) != "none")
       best = std::max(best, committed::median(*s));
   }

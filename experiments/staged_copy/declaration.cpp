@@ -26,8 +26,7 @@ Chart total_chart() {
   Chart c = Chart::sweep_of(total_ms)
                 .along(n_streams, true, 2)
                 .only_where(mode, "staged")
-                .model(model_ms, "the guide's model, tT(n) from the chunk's own copy")
-                .within(model_bound);
+                .model(model_ms, "the guide's model, tT(n) from the chunk's own copy");
   c.y_title = "time from the first copy to the last kernel (ms)";
   c.limits = false;
   c.rules.push_back({.from = RuleSpec::From::metric,
