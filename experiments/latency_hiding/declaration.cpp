@@ -35,8 +35,9 @@ Chart bandwidth_chart() {
          {"Each launch is exactly the resident blocks (resident blocks per SM x SMs), every "
           "thread looping over the array with one 4-byte load in flight. Dashed: Little's law "
           "for one load in flight per resident thread on littles_law's loaded-latency curve "
-          "(B = 2 x SMs x 4 x threads per SM / L(B)); extra.launch_bound_gbs is what one block "
-          "per block-size elements could reach at the measured block launch rate. The occupancy "
+          "(B = 2 x SMs x 4 x threads per SM / L(B)). A grid of one block per block-size elements "
+          "could reach no more than the measured block launch rate x block size x 8 bytes (each "
+          "point's launch bound, in its table row). The occupancy "
           "of each point is in its table row."});
   return c;
 }
