@@ -78,6 +78,10 @@ struct Metric {
   LimitKind limit = LimitKind::none;
   std::string title;            ///< "" : the name as prose
   std::vector<ClassCase> cases; ///< points that take another class, first match wins
+  /// 0 is a measured value of it (the error of an exactly rounded result), not a failed or
+  /// vanished timing: the gpu suite then accepts samples of 0 (it refuses them for every other
+  /// metric), and compare leaves a point of median 0 out ("no positive median"), as it does any.
+  bool zero_is_a_value = false;
 
   /// The class of a point of this metric with these params and extra.
   MetricClass class_of(const json& params, const json& extra) const;

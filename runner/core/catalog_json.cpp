@@ -36,7 +36,8 @@ json to_json(const Metric& m) {
           {"class", class_name(m.metric_class)},
           {"limit", limit_name(m.limit)},
           {"title", m.title},
-          {"class_cases", cases}};
+          {"class_cases", cases},
+          {"zero_is_a_value", m.zero_is_a_value}};
 }
 
 json to_json(const Param& p) {
@@ -266,6 +267,7 @@ Metric metric_from(const json& j, const std::string& where) {
   }
   f.read("title", m.title);
   m.cases = f.list<ClassCase>("class_cases", class_case_from);
+  f.read("zero_is_a_value", m.zero_is_a_value);
   return m;
 }
 
