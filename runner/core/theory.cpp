@@ -192,6 +192,46 @@ std::optional<FmaLanesPerSm> fma_lanes_per_sm(int cc_major, int cc_minor) {
   return std::nullopt;
 }
 
+std::optional<int> native_results_per_clock(NativeArithmetic row, int cc_major, int cc_minor) {
+  const int cc = cc_major * 10 + cc_minor;
+  switch (row) {
+  case NativeArithmetic::fp32_fma:
+  case NativeArithmetic::fp64_fma: {
+    const auto lanes = fma_lanes_per_sm(cc_major, cc_minor);
+    if (!lanes)
+      return std::nullopt;
+    return row == NativeArithmetic::fp32_fma ? lanes->fp32 : lanes->fp64;
+  }
+  case NativeArithmetic::fp16_fma:
+    // The 7.x column reads 128 (twice the 64 FP32 lanes); 8.0, 8.6 and 9.0 read 256 and 8.9 128
+    // (the table as of CUDA 12.6, Table 4). A half2 instruction counts two results.
+    switch (cc) {
+    case 70:
+    case 72:
+    case 75:
+    case 89:
+      return 128;
+    case 80:
+    case 86:
+    case 90:
+      return 256;
+    default:
+      return std::nullopt;
+    }
+  case NativeArithmetic::int32_mad:
+    // 64 in the 7.x column ("multiple instructions" on 5.x and 6.x); later columns unconfirmed.
+    if (cc_major == 7)
+      return 64;
+    return std::nullopt;
+  case NativeArithmetic::special_function:
+    // 16 in the 7.x, 8.0 and 8.6 columns (32 on 5.x, 6.1 and 6.2); 8.9 and 9.0 unconfirmed.
+    if (cc_major == 7 || cc == 80 || cc == 86)
+      return 16;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 double peak_gflops(int sm_count, int lanes_per_sm, double sm_clock_khz) {
   if (sm_count <= 0 || lanes_per_sm <= 0 || sm_clock_khz <= 0)
     throw std::invalid_argument("SM count, lanes per SM and SM clock must be positive");

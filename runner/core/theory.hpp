@@ -101,6 +101,27 @@ struct FmaLanesPerSm {
 /// 10.0's): apod then states no theoretical FLOP/s rather than guess one.
 std::optional<FmaLanesPerSm> fma_lanes_per_sm(int cc_major, int cc_minor);
 
+/// The rows of that same table that instruction_throughput measures, besides the FP32 and FP64
+/// ones fma_lanes_per_sm owns.
+enum class NativeArithmetic {
+  fp16_fma,  ///< "16-bit floating-point add, multiply, multiply-add" (a half2 FMA: 2 results)
+  fp32_fma,  ///< "32-bit floating-point add, multiply, multiply-add"
+  fp64_fma,  ///< "64-bit floating-point add, multiply, multiply-add"
+  int32_mad, ///< "32-bit integer multiply, multiply-add, extended-precision multiply-add"
+  /// "32-bit floating-point reciprocal, reciprocal square root, base-2 logarithm (__log2f),
+  /// base 2 exponential (exp2f), sine (__sinf), cosine (__cosf)": the special-function unit
+  special_function,
+};
+
+/// Results per clock cycle per multiprocessor of `row` on compute capability major.minor, from
+/// the Programming Guide's table "Throughput of Native Arithmetic Instructions" (section
+/// "Arithmetic Instructions" under "Maximize Instruction Throughput"); FP32 and FP64 are
+/// fma_lanes_per_sm's. Empty where the figure could not be confirmed against a copy of the table
+/// (integer multiply-add past 7.x, the special-function unit on 8.9 and 9.0): no guess. The table
+/// has no row for __dp4a; the Pascal Tuning Guide (1.4.2.2) gives it FP32's throughput on 6.1
+/// only, so none is stated here.
+std::optional<int> native_results_per_clock(NativeArithmetic row, int cc_major, int cc_minor);
+
 /// Peak FLOP/s in GFLOP/s (GFLOP = 1e9 floating-point operations): SM clock x SMs x lanes per SM
 /// x 2, an FMA counting as two operations (notes on CUDA, 002_..., "Peak FLOPS"). `sm_clock_khz`
 /// is what cudaDevAttrClockRate reports. Throws std::invalid_argument for a non-positive fact.

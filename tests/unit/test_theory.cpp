@@ -209,6 +209,35 @@ TEST(Theory, FmaLanesAreUnknownOutsideTheTable) {
   EXPECT_FALSE(fma_lanes_per_sm(0, 0).has_value());
 }
 
+TEST(Theory, NativeArithmeticRowsFollowTheProgrammingGuidesThroughputTable) {
+  using R = NativeArithmetic;
+  // FP32 and FP64 come from fma_lanes_per_sm, the table's one owner for those rows.
+  EXPECT_EQ(native_results_per_clock(R::fp32_fma, 9, 0), 128);
+  EXPECT_EQ(native_results_per_clock(R::fp64_fma, 9, 0), 64);
+  EXPECT_EQ(native_results_per_clock(R::fp64_fma, 7, 5), 2);
+  EXPECT_EQ(native_results_per_clock(R::fp32_fma, 8, 0), 64);
+  // Half precision: twice FP32 on 7.x, four times on 8.0, 256 on 8.6 and 9.0, 128 on 8.9.
+  EXPECT_EQ(native_results_per_clock(R::fp16_fma, 7, 5), 128);
+  EXPECT_EQ(native_results_per_clock(R::fp16_fma, 8, 0), 256);
+  EXPECT_EQ(native_results_per_clock(R::fp16_fma, 8, 6), 256);
+  EXPECT_EQ(native_results_per_clock(R::fp16_fma, 8, 9), 128);
+  EXPECT_EQ(native_results_per_clock(R::fp16_fma, 9, 0), 256);
+  EXPECT_EQ(native_results_per_clock(R::int32_mad, 7, 5), 64);
+  EXPECT_EQ(native_results_per_clock(R::special_function, 7, 5), 16);
+  EXPECT_EQ(native_results_per_clock(R::special_function, 8, 0), 16);
+  EXPECT_EQ(native_results_per_clock(R::special_function, 8, 6), 16);
+}
+
+TEST(Theory, NativeArithmeticStatesNothingItCouldNotConfirm) {
+  using R = NativeArithmetic;
+  EXPECT_FALSE(native_results_per_clock(R::int32_mad, 9, 0).has_value());
+  EXPECT_FALSE(native_results_per_clock(R::int32_mad, 8, 0).has_value());
+  EXPECT_FALSE(native_results_per_clock(R::special_function, 8, 9).has_value());
+  EXPECT_FALSE(native_results_per_clock(R::special_function, 9, 0).has_value());
+  EXPECT_FALSE(native_results_per_clock(R::fp16_fma, 10, 0).has_value());
+  EXPECT_FALSE(native_results_per_clock(R::fp32_fma, 6, 1).has_value());
+}
+
 TEST(Theory, PeakFlopsIsClockTimesSmsTimesLanesTimesTwo) {
   // The notes' Tesla K10 example, one of its two GPUs: 745 MHz x 8 SMs x 192 lanes x 2.
   EXPECT_NEAR(peak_gflops(8, 192, 745000), 2288.64, 1e-9);
