@@ -8,14 +8,13 @@
 // the unit show. Inputs are read from memory and the coefficients are kernel arguments, so
 // nothing folds; every chain's result is stored and checked against the host's reproduction.
 #include "../bank_conflicts/model.hpp" // bytes_per_clock_per_sm: per-SM rates from block clocks
+#include "chains.cuh"
 #include "core/cuda_memory.cuh"
 #include "core/experiment.hpp"
-#include "core/sampling.hpp"
 #include "core/series.hpp"
 #include "declaration.hpp"
 #include "model.hpp"
-
-#include <cuda_fp16.h>
+#include "point_sampling.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -28,87 +27,20 @@
 namespace apod {
 namespace {
 
+using throughput::chain_kernel;
+using throughput::max_block;
 using throughput::OpClass;
 using throughput::OpInfo;
+using throughput::PointSamples;
+using throughput::Sample;
+using throughput::sample_point;
+using throughput::Step;
+using throughput::unroll;
 
-constexpr int max_block = 1024; // warps per SM up to 32: one block per SM
-constexpr int unroll = 16;      // steps per loop trip: the loop's own instructions stay ~1/16
 constexpr double point_time_cap_s = 0.015; // 24 points x 6 classes: ~2.2 s at most
 constexpr double quick_point_time_cap_s = 0.005;
 constexpr double peak_window_s = 0.12; // the peak point samples this long: its power is known
 constexpr double quick_peak_window_s = 0.02;
-
-// One step of each class, as the device runs it; the host's copy is model.cpp's host_step.
-template <OpClass op> struct Step;
-template <> struct Step<OpClass::fp32_fma> {
-  using T = float;
-  static __device__ T apply(T x, T a, T b) { return __fmaf_rn(x, a, b); }
-};
-template <> struct Step<OpClass::fp64_fma> {
-  using T = double;
-  static __device__ T apply(T x, T a, T b) { return __fma_rn(x, a, b); }
-};
-template <> struct Step<OpClass::fp16x2_fma> {
-  using T = uint32_t; // a half2's bits
-  static __device__ T apply(T x, T a, T b) {
-    T d;
-    asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(d) : "r"(x), "r"(a), "r"(b));
-    return d;
-  }
-};
-template <> struct Step<OpClass::int32_imad> {
-  using T = uint32_t;
-  static __device__ T apply(T x, T a, T b) { return x * a + b; }
-};
-template <> struct Step<OpClass::int8_dp4a> {
-  using T = int32_t;
-  // The chain runs through the packed bytes: x's bytes times a's, summed, plus b.
-  static __device__ T apply(T x, T a, T b) { return __dp4a(x, a, b); }
-};
-template <> struct Step<OpClass::sfu_rsqrt> {
-  using T = float;
-  static __device__ T apply(T x, T, T) {
-    T y;
-    asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-  }
-};
-
-// Thread g runs chains g x ilp ... g x ilp + ilp - 1 from `in`, `steps` steps each, interleaved,
-// and stores them to `out`. Thread 0 of each block records its SM and the SM's cycle counter
-// after the first barrier and after the last, so the span covers every warp's whole chain.
-template <OpClass op, int ilp>
-__global__ void __launch_bounds__(max_block)
-    chain_kernel(const typename Step<op>::T* __restrict__ in,
-                 typename Step<op>::T* __restrict__ out, typename Step<op>::T a,
-                 typename Step<op>::T b, int steps, unsigned long long* __restrict__ clocks) {
-  using T = typename Step<op>::T;
-  const size_t base = (blockIdx.x * size_t(blockDim.x) + threadIdx.x) * ilp;
-  T v[ilp];
-#pragma unroll
-  for (int c = 0; c < ilp; ++c)
-    v[c] = in[base + c];
-  __syncthreads();
-  const unsigned long long start = clock64();
-  for (int s = 0; s < steps; s += unroll) {
-#pragma unroll
-    for (int u = 0; u < unroll; ++u)
-#pragma unroll
-      for (int c = 0; c < ilp; ++c)
-        v[c] = Step<op>::apply(v[c], a, b);
-  }
-  __syncthreads();
-  const unsigned long long end = clock64();
-#pragma unroll
-  for (int c = 0; c < ilp; ++c)
-    out[base + c] = v[c];
-  if (threadIdx.x == 0) {
-    uint32_t sm = 0;
-    asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
-    clocks[3 * blockIdx.x] = sm, clocks[3 * blockIdx.x + 1] = start,
-               clocks[3 * blockIdx.x + 2] = end;
-  }
-}
 
 template <class T> T from_bits(uint64_t bits) {
   T value;
@@ -131,69 +63,6 @@ template <class T> uint64_t to_bits(T value) {
     std::memcpy(&b, &value, 8);
     return b;
   }
-}
-
-/// What one launch measured.
-struct Sample {
-  double value = 0; // results per clock per SM, or cycles per step for a latency launch
-  double gops = 0;  // results per second over the GPU, from events
-  int max_blocks_on_one_sm = 0;
-};
-
-/// One point's samples: `value` per sample, the event rate beside each.
-struct PointSamples {
-  TimedSamples t;
-  std::vector<double> gops;
-  int max_blocks_on_one_sm = 0;
-
-  Series values() const { return Series(t); }
-  Series rates() const { // the same samples' flags, stop and window
-    TimedSamples r = t;
-    r.ms = gops;
-    return Series(r);
-  }
-};
-
-/// Samples `once` (warm-up first): adaptively up to `cap_s`, or, for a peak, for at least
-/// `cap_s` whatever the spread (fixed count, noisy by the shared rule), so the energy counter
-/// covers the window.
-template <class Once>
-PointSamples sample_point(const SamplingPolicy& base, double cap_s, bool whole_window,
-                          Once&& once) {
-  SamplingPolicy policy = base;
-  policy.max_point_s = std::min(policy.max_point_s, cap_s);
-  for (int i = 0; i < policy.warmup; ++i)
-    once();
-  PointSamples out;
-  in_flight::PointScope scope;
-  const auto keep = [&](const Sample& s) {
-    out.gops.push_back(s.gops);
-    out.max_blocks_on_one_sm = std::max(out.max_blocks_on_one_sm, s.max_blocks_on_one_sm);
-  };
-  if (!whole_window) {
-    AdaptiveSampler sampler(policy);
-    while (sampler.want_more()) {
-      const Sample s = once();
-      sampler.add(s.value, policy.check_sample());
-      keep(s);
-    }
-    out.t = sampler.finish();
-  } else {
-    const auto start = std::chrono::steady_clock::now();
-    const auto elapsed_s = [&] {
-      return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    };
-    while (int(out.t.ms.size()) < policy.max_samples &&
-           (int(out.t.ms.size()) < policy.min_samples || elapsed_s() < cap_s)) {
-      const Sample s = once();
-      out.t.ms.push_back(s.value); // the samples' values, not times: TimedSamples carries them
-      out.t.excluded.push_back(policy.check_sample());
-      keep(s);
-    }
-    finish_fixed(out.t, policy);
-  }
-  out.t.window = scope.finish();
-  return out;
 }
 
 /// A sweep point before it becomes a record.
@@ -222,6 +91,12 @@ public:
     APOD_CUDA(cudaMemcpy(in_.get(), host.data(), in_.bytes(), cudaMemcpyHostToDevice));
     APOD_CUDA(cudaEventCreate(&start_));
     APOD_CUDA(cudaEventCreate(&stop_));
+    int per_sm = 0, per_block = 0;
+    APOD_CUDA(cudaDeviceGetAttribute(&per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+                                     ctx.device.ordinal));
+    APOD_CUDA(cudaDeviceGetAttribute(&per_block, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                                     ctx.device.ordinal));
+    alone_shared_bytes_ = std::min(per_block, per_sm / 2 + 1024);
   }
   ~ClassRun() {
     cudaEventDestroy(start_);
@@ -275,20 +150,30 @@ public:
 private:
   static int warp_lanes() { return throughput::warp_lanes; }
 
+  // Each block asks for more than half the SM's shared memory (and uses none), so no SM can
+  // hold two: the grid of one block per SM runs exactly `block / 32` warps on every SM.
+  template <int ilp> void start_kernel(unsigned grid, int block, int steps) {
+    const auto kernel = chain_kernel<op, ilp>;
+    APOD_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                   alone_shared_bytes_));
+    kernel<<<grid, block, alone_shared_bytes_>>>(in_.get(), out_.get(), a_, b_, steps,
+                                                 clocks_.get());
+  }
+
   Sample launch(int ilp, unsigned grid, int block, int steps) {
     APOD_CUDA(cudaEventRecord(start_));
     switch (ilp) {
     case 1:
-      chain_kernel<op, 1><<<grid, block>>>(in_.get(), out_.get(), a_, b_, steps, clocks_.get());
+      start_kernel<1>(grid, block, steps);
       break;
     case 2:
-      chain_kernel<op, 2><<<grid, block>>>(in_.get(), out_.get(), a_, b_, steps, clocks_.get());
+      start_kernel<2>(grid, block, steps);
       break;
     case 4:
-      chain_kernel<op, 4><<<grid, block>>>(in_.get(), out_.get(), a_, b_, steps, clocks_.get());
+      start_kernel<4>(grid, block, steps);
       break;
     case 8:
-      chain_kernel<op, 8><<<grid, block>>>(in_.get(), out_.get(), a_, b_, steps, clocks_.get());
+      start_kernel<8>(grid, block, steps);
       break;
     default:
       throw std::logic_error("unsupported ILP");
@@ -462,6 +347,7 @@ private:
   std::map<int, std::vector<uint64_t>> expected_; // by steps
   T a_{}, b_{};
   cudaEvent_t start_{}, stop_{};
+  int alone_shared_bytes_ = 0;
 };
 
 void run(ExperimentContext& ctx) {
