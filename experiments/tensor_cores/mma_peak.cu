@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,7 @@ constexpr int blocks_per_sm = 2; // 16 warps per SM, 4 per scheduler
 constexpr int chains = 8;        // independent accumulators per warp
 constexpr uint64_t seed = 0x7E45C0DE;
 constexpr int calibration_pairs = 512;
+constexpr double point_cap_s = 0.4; // 10 samples of ~15 ms need 0.15 s; a noisy point stops here
 
 // One mma.sync per precision: D = A x B + D on the lane's fragments. The shapes need sm_80
 // (e4m3: sm_89); a build for an older architecture traps, and the run never launches it there.
@@ -241,6 +243,7 @@ template <Precision P> MmaPoint measure(const ExperimentContext& ctx, double sam
   SamplingPolicy policy = ctx.options.sampling;
   policy.flush_l2 = false; // nothing is loaded inside the loop
   policy.warmup = std::min(policy.warmup, 1);
+  policy.max_point_s = std::min(policy.max_point_s, point_cap_s);
   MmaPoint point;
   point.ms = Series(time_samples_ms(policy, nullptr, [&](cudaStream_t s) { launch(pairs, s); }));
   point.flops_per_launch = double(warps) * chains * (2.0 * pairs + 1) * shape.flops();
@@ -257,17 +260,14 @@ template <Precision P> MmaPoint measure(const ExperimentContext& ctx, double sam
       max_error = std::max(max_error, error);
   }
   point.verified = wrong == 0;
-  point.facts = {{"elements_wrong", wrong},
-                 {"elements_checked", got.size()},
-                 {"max_abs_error", max_error},
-                 {"tolerance", "exact: every partial sum is a small integer"},
-                 {"iterations", pairs},
-                 {"warps", warps},
-                 {"chains", chains},
-                 {"launches_per_sample", 1},
-                 {"mma_shape", "m" + std::to_string(shape.m) + "n" + std::to_string(shape.n) + "k" +
-                                   std::to_string(shape.k)},
-                 {"kernel", kernel_facts(mma_peak_kernel<P>, block_size, grid)}};
+  char shape_text[32];
+  std::snprintf(shape_text, sizeof shape_text, "m%dn%dk%d", shape.m, shape.n, shape.k);
+  point.facts = {
+      {"elements_wrong", wrong},    {"elements_checked", got.size()},
+      {"max_abs_error", max_error}, {"tolerance", "exact: every partial sum is a small integer"},
+      {"iterations", pairs},        {"warps", warps},
+      {"chains", chains},           {"launches_per_sample", 1},
+      {"mma_shape", shape_text},    {"kernel", kernel_facts(mma_peak_kernel<P>, block_size, grid)}};
   return point;
 }
 
