@@ -87,8 +87,8 @@ APOD_DECLARE(Declaration{
         "by sample. Accuracy: the first result of every thread (2^18 inputs per form over its "
         "range) against a double-precision host reference, in ulp from the correctly rounded "
         "result as the CUDA C++ Programming Guide states its bounds (17.1 Table 17, 17.2 Table "
-        "21); a result beyond the stated bound fails the point. Integer forms are checked "
-        "exactly on sampled threads.",
+        "21), the results of three launches each one sample; a result beyond the stated bound "
+        "fails the point. Integer forms are checked exactly on 4096 sampled threads.",
     .citation = "CUDA C++ Best Practices Guide 11.1 (11.1.1-11.1.6); CUDA C++ Programming Guide "
                 "17.1 Standard Functions (Table 17), 17.2 Intrinsic Functions (Table 21)",
     .version = 1,

@@ -284,8 +284,9 @@ void accumulate(const Form& f, const std::vector<float>& in, const std::vector<f
     const float x = in[i];
     for (int o = 0; o < f.outputs; ++o) {
       const float got = o == 0 ? out0[i] : out1[i];
-      const uint64_t d = ulp_distance(got, intended_value(f.id, x, o));
-      const double own = own_reference(f.id, x, o);
+      const double intended = intended_value(f.id, x, o);
+      const uint64_t d = ulp_distance(got, intended);
+      const double own = f.own_is_intended ? intended : own_reference(f.id, x, o);
       const uint64_t d_own = ulp_distance(got, own);
       if (d == nan_mismatch || d_own == nan_mismatch) {
         ++a.nan_mismatches;
