@@ -218,19 +218,35 @@ bool chain_matches(OpClass op, uint64_t device, uint64_t host) {
 }
 
 double half_to_double(uint16_t bits) {
-  const int sign = bits >> 15, exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
-  double magnitude;
-  if (exponent == 0)
-    magnitude = std::ldexp(double(mantissa), -24);
-  else if (exponent == 31)
-    magnitude = mantissa ? std::nan("") : INFINITY;
-  else
-    magnitude = std::ldexp(double(1024 + mantissa), exponent - 25);
-  return sign ? -magnitude : magnitude;
+  const uint64_t sign = uint64_t(bits >> 15) << 63;
+  const int exponent = (bits >> 10) & 0x1F, mantissa = bits & 0x3FF;
+  if (exponent == 0) { // subnormal or zero: mantissa x 2^-24, exact
+    const double magnitude = std::ldexp(double(mantissa), -24);
+    return sign ? -magnitude : magnitude;
+  }
+  if (exponent == 31)
+    return mantissa ? std::nan("") : (sign ? -INFINITY : INFINITY);
+  // A normal half is a double with the exponent rebiased (15 -> 1023) and 42 more mantissa bits.
+  return std::bit_cast<double>(sign | uint64_t(exponent - 15 + 1023) << 52 |
+                               uint64_t(mantissa) << 42);
 }
 
 uint16_t double_to_half(double value) {
-  const uint16_t sign = std::signbit(value) ? 0x8000 : 0;
+  const uint64_t bits = std::bit_cast<uint64_t>(value);
+  const uint16_t sign = uint16_t((bits >> 63) << 15);
+  const int exponent = int((bits >> 52) & 0x7FF) - 1023;
+  if (exponent >= -14 && exponent <= 15) {
+    // Normal range: keep 10 of the 52 mantissa bits, rounding the 42 dropped to nearest, ties to
+    // even; a carry out of the mantissa moves into the exponent, and past 15 reaches infinity.
+    const uint64_t mantissa = bits & ((uint64_t(1) << 52) - 1);
+    uint32_t kept = uint32_t(mantissa >> 42);
+    const uint64_t dropped = mantissa & ((uint64_t(1) << 42) - 1), half = uint64_t(1) << 41;
+    uint32_t h = uint32_t(exponent + 15) << 10 | kept;
+    if (dropped > half || (dropped == half && (kept & 1)))
+      ++h;
+    return sign | uint16_t(std::min<uint32_t>(h, 0x7C00));
+  }
+  // Zero, subnormals, overflow and NaN: the general rounding.
   const double a = std::abs(value);
   if (std::isnan(a))
     return 0x7E00;
@@ -239,16 +255,12 @@ uint16_t double_to_half(double value) {
   int e = 0;
   std::frexp(a, &e); // a = f x 2^e, f in [0.5, 1): 11 significant bits step by 2^(e - 11)
   const int quantum_exponent = std::max(e - 11, -24);
-  const double rounded = std::nearbyint(std::ldexp(a, -quantum_exponent)); // ties to even
-  const double r = std::ldexp(rounded, quantum_exponent);
+  const double r = std::ldexp(std::nearbyint(std::ldexp(a, -quantum_exponent)), quantum_exponent);
   if (r >= 65536.0 - 16) // past the largest half, 65504, after rounding
     return sign | 0x7C00;
   if (r < std::ldexp(1.0, -14)) // subnormal: the mantissa counts 2^-24
     return sign | uint16_t(std::ldexp(r, 24));
-  int er = 0;
-  std::frexp(r, &er);
-  const int mantissa = int(std::ldexp(r, 11 - er)) - 1024; // r = (1024 + m) x 2^(er - 11)
-  return sign | uint16_t((er - 1 + 15) << 10) | uint16_t(mantissa);
+  return sign | 0x0400; // rounded up to the smallest normal
 }
 
 } // namespace apod::throughput

@@ -90,6 +90,19 @@ TEST(ThroughputModel, HalfConversionRoundsToNearestEven) {
     EXPECT_EQ(double_to_half(half_to_double(bits)), bits) << bits;
 }
 
+TEST(ThroughputModel, EveryFiniteHalfRoundTripsAndMidpointsRoundToEven) {
+  for (uint32_t bits = 0; bits < 0x7C00; ++bits) {
+    const double v = half_to_double(uint16_t(bits));
+    ASSERT_EQ(double_to_half(v), bits);
+    ASSERT_EQ(double_to_half(-v), bits | 0x8000);
+    if (bits + 1 < 0x7C00) { // halfway to the next half: to the one with an even mantissa
+      const double mid = 0.5 * (v + half_to_double(uint16_t(bits + 1)));
+      ASSERT_EQ(double_to_half(mid), (bits & 1) ? bits + 1 : bits) << bits;
+    }
+  }
+  EXPECT_EQ(double_to_half(65519.0), 0x7BFF); // under the midpoint to infinity
+}
+
 TEST(ThroughputModel, ChainsMatchHandComputedSteps) {
   // IMAD: an LCG step mod 2^32.
   const Coefficients imad = coefficients(OpClass::int32_imad);
