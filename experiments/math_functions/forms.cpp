@@ -112,10 +112,10 @@ std::vector<Form> make_forms() {
        approximate, u, -80, 80, expf_intrinsic_bound},
       // The same source, sinf(x) * expf(-x*x/2) / (1 + x*x), built twice: a composite has no
       // stated bound.
-      {FormId::composite, "kernel without vs with -use_fast_math", "default flags", slow,
+      {FormId::composite, "kernel without vs with -use_fast_math", "composite, default flags", slow,
        approximate, u, -8, 8, no_bound},
-      {FormId::composite_fast_math, "kernel without vs with -use_fast_math", "-use_fast_math", rec,
-       approximate, u, -8, 8, no_bound},
+      {FormId::composite_fast_math, "kernel without vs with -use_fast_math",
+       "composite, -use_fast_math", rec, approximate, u, -8, 8, no_bound},
       {FormId::poly_double_const, "double vs float constants (x * 1.5 vs x * 1.5f)",
        "degree-8 polynomial, double constants", slow, accurate, u, -1, 1, no_bound},
       {FormId::poly_float_const, "double vs float constants (x * 1.5 vs x * 1.5f)",
