@@ -29,103 +29,60 @@ constexpr int calibration_pairs = 512;
 constexpr double point_cap_s = 0.4; // 10 samples of ~15 ms need 0.15 s; a noisy point stops here
 
 // One mma.sync per precision: D = A x B + D on the lane's fragments. The shapes need sm_80
-// (e4m3: sm_89); a build for an older architecture traps, and the run never launches it there.
+// (e4m3: sm_89); a build for an older architecture traps instead (the instruction does not exist
+// there), and the run never launches it on such a device.
 template <Precision P> struct Mma;
 
-template <> struct Mma<Precision::fp16> {
-  using Acc = float;
-  static constexpr int a_words = 4, b_words = 2, c = 4;
-  __device__ static void run(Acc (&d)[c], const uint32_t (&a)[a_words],
-                             const uint32_t (&b)[b_words]) {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-                 "{%8,%9}, {%0,%1,%2,%3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
+// Whether this device pass compiles for at least `arch` (__CUDA_ARCH__; 0 in the host pass).
+__host__ __device__ constexpr bool arch_at_least(int arch) {
+#ifdef __CUDA_ARCH__
+  return __CUDA_ARCH__ >= arch;
 #else
-    __trap();
+  return arch < 0;
 #endif
-  }
-};
+}
 
-template <> struct Mma<Precision::bf16> {
-  using Acc = float;
-  static constexpr int a_words = 4, b_words = 2, c = 4;
-  __device__ static void run(Acc (&d)[c], const uint32_t (&a)[a_words],
-                             const uint32_t (&b)[b_words]) {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, "
-                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#else
-    __trap();
-#endif
+// The m16n8 shapes take four A registers, two B registers and four accumulators; only the
+// instruction, the accumulator's type and the architecture differ.
+#define APOD_MMA_M16N8(PRECISION, ACC, CONSTRAINT, MIN_ARCH, INSTRUCTION)                          \
+  template <> struct Mma<PRECISION> {                                                              \
+    using Acc = ACC;                                                                               \
+    static constexpr int a_words = 4, b_words = 2, c = 4;                                          \
+    __device__ static void run(Acc (&d)[c], const uint32_t (&a)[a_words],                          \
+                               const uint32_t (&b)[b_words]) {                                     \
+      if constexpr (arch_at_least(MIN_ARCH))                                                       \
+        asm volatile(INSTRUCTION " {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"          \
+                     : CONSTRAINT(d[0]), CONSTRAINT(d[1]), CONSTRAINT(d[2]), CONSTRAINT(d[3])      \
+                     : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));          \
+      else                                                                                         \
+        __trap();                                                                                  \
+    }                                                                                              \
   }
-};
 
-template <> struct Mma<Precision::tf32> {
-  using Acc = float;
-  static constexpr int a_words = 4, b_words = 2, c = 4;
-  __device__ static void run(Acc (&d)[c], const uint32_t (&a)[a_words],
-                             const uint32_t (&b)[b_words]) {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, "
-                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#else
-    __trap();
-#endif
-  }
-};
-
-template <> struct Mma<Precision::int8> {
-  using Acc = int;
-  static constexpr int a_words = 4, b_words = 2, c = 4;
-  __device__ static void run(Acc (&d)[c], const uint32_t (&a)[a_words],
-                             const uint32_t (&b)[b_words]) {
-#if __CUDA_ARCH__ >= 800
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, "
-                 "{%8,%9}, {%0,%1,%2,%3};"
-                 : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#else
-    __trap();
-#endif
-  }
-};
-
-template <> struct Mma<Precision::fp8_e4m3> {
-  using Acc = float;
-  static constexpr int a_words = 4, b_words = 2, c = 4;
-  __device__ static void run(Acc (&d)[c], const uint32_t (&a)[a_words],
-                             const uint32_t (&b)[b_words]) {
-#if __CUDA_ARCH__ >= 890
-    asm volatile("mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32 {%0,%1,%2,%3}, "
-                 "{%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-#else
-    __trap();
-#endif
-  }
-};
+APOD_MMA_M16N8(Precision::fp16, float, "+f", 800,
+               "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+APOD_MMA_M16N8(Precision::bf16, float, "+f", 800,
+               "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32");
+APOD_MMA_M16N8(Precision::tf32, float, "+f", 800,
+               "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+APOD_MMA_M16N8(Precision::int8, int, "+r", 800, "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32");
+APOD_MMA_M16N8(Precision::fp8_e4m3, float, "+f", 890,
+               "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e4m3.f32");
+#undef APOD_MMA_M16N8
 
 template <> struct Mma<Precision::fp64> {
   using Acc = double;
   static constexpr int a_words = 2, b_words = 2, c = 2; // one double each of A and B
   __device__ static void run(Acc (&d)[c], const uint32_t (&a)[a_words],
                              const uint32_t (&b)[b_words]) {
-#if __CUDA_ARCH__ >= 800
     const double av = __hiloint2double(int(a[1]), int(a[0]));
     const double bv = __hiloint2double(int(b[1]), int(b[0]));
-    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
-                 : "+d"(d[0]), "+d"(d[1])
-                 : "d"(av), "d"(bv));
-#else
-    __trap();
-#endif
+    if constexpr (arch_at_least(800))
+      asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
+                   : "+d"(d[0]), "+d"(d[1])
+                   : "d"(av), "d"(bv));
+    else
+      __trap();
   }
 };
 
