@@ -1,6 +1,7 @@
 // The tensor-core experiment's host arithmetic (tensor_model.cpp): the theoretical dense rates
 // against NVIDIA's published figures, the GEMM's intensity, the input encodings, the mma.sync
-// fragment layouts and the tolerance.
+// fragment layouts, the tolerance, and the plan of points per device.
+#include "declaration.hpp"
 #include "tensor_model.hpp"
 
 #include <gtest/gtest.h>
@@ -166,4 +167,44 @@ TEST(TensorTolerance, IntegerSumsTheAccumulatorHoldsAreExact) {
   const double big = std::ldexp(1.0, 25);
   EXPECT_DOUBLE_EQ(tolerance(Precision::fp16, 1024, big), 2.0 * 1024 * big / (1 << 24));
   EXPECT_EQ(tolerance(Precision::fp64, 1024, big), 0);
+}
+
+TEST(TensorPlan, PointsFollowTheDevicesCapability) {
+  const apod::Declaration* d = apod::find_declaration(experiment);
+  ASSERT_NE(d, nullptr);
+  ASSERT_NE(d->plan, nullptr);
+  const auto count = [&](int major, int minor, bool quick, const std::string& how) {
+    apod::PlanInput in;
+    in.device.cc_major = major, in.device.cc_minor = minor, in.quick = quick;
+    int n = 0;
+    for (const auto& p : d->plan(in))
+      n += p.params.value(method.key, std::string()) == how;
+    return n;
+  };
+  // H100: 6 precisions x (mma point + its peak); cuBLASLt 6 x (4 sizes + peak), 2 sizes in --quick.
+  EXPECT_EQ(count(9, 0, false, method_mma), 12);
+  EXPECT_EQ(count(9, 0, false, method_library), 30);
+  EXPECT_EQ(count(9, 0, true, method_library), 18);
+  // A100: no FP8 anywhere; Turing: no mma shape used here, cuBLASLt FP16 and INT8 only.
+  EXPECT_EQ(count(8, 0, false, method_mma), 10);
+  EXPECT_EQ(count(8, 0, false, method_library), 25);
+  EXPECT_EQ(count(7, 5, false, method_mma), 0);
+  EXPECT_EQ(count(7, 5, false, method_library), 10);
+  // Every cuBLASLt point says when it may be missing; the mma points are always there.
+  apod::PlanInput h100;
+  for (const auto& p : d->plan(h100))
+    EXPECT_EQ(p.when.empty(), p.params[method.key] == method_mma) << p.params.dump();
+}
+
+TEST(TensorPlan, TheGemmIntensityParamIsTheModelsFigure) {
+  apod::PlanInput h100;
+  int checked = 0;
+  for (const auto& p : apod::find_declaration(experiment)->plan(h100))
+    for (const Precision prec : all_precisions)
+      if (p.params.contains(size.key) && p.params[precision.key] == precision_name(prec)) {
+        EXPECT_DOUBLE_EQ(p.params[intensity.key].get<double>(),
+                         gemm_flops_per_byte(p.params[size.key].get<int>(), prec));
+        ++checked;
+      }
+  EXPECT_EQ(checked, 24);
 }
