@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -38,6 +39,14 @@ template <int P> __device__ __forceinline__ void run_path(float (&v)[chains], in
   }
 }
 
+// One loop per path, entered by comparing the path with each case (a switch of 32 cases): the
+// compiler branches to one of 32 loops.
+template <int... P>
+__device__ __forceinline__ void run_selected(int path, float (&v)[chains], int steps,
+                                             std::integer_sequence<int, P...>) {
+  ((path == P ? run_path<P>(v, steps) : void()), ...);
+}
+
 } // namespace
 
 // extern "C": cuobjdump -fun finds the kernels by these names (test_divergence_gpu).
@@ -50,23 +59,7 @@ extern "C" __global__ void __launch_bounds__(block_size)
 #pragma unroll
   for (int c = 0; c < chains; ++c)
     v[c] = chain_start(x, c);
-  switch (path) {
-#define APOD_PATH_CASE(P)                                                                          \
-  case P:                                                                                          \
-    run_path<P>(v, steps);                                                                         \
-    break;
-    APOD_PATH_CASE(0)
-    APOD_PATH_CASE(1) APOD_PATH_CASE(2) APOD_PATH_CASE(3) APOD_PATH_CASE(4) APOD_PATH_CASE(5)
-        APOD_PATH_CASE(6) APOD_PATH_CASE(7) APOD_PATH_CASE(8) APOD_PATH_CASE(9) APOD_PATH_CASE(10)
-            APOD_PATH_CASE(11) APOD_PATH_CASE(12) APOD_PATH_CASE(13) APOD_PATH_CASE(14)
-                APOD_PATH_CASE(15) APOD_PATH_CASE(16) APOD_PATH_CASE(17) APOD_PATH_CASE(18)
-                    APOD_PATH_CASE(19) APOD_PATH_CASE(20) APOD_PATH_CASE(21) APOD_PATH_CASE(22)
-                        APOD_PATH_CASE(23) APOD_PATH_CASE(24) APOD_PATH_CASE(25) APOD_PATH_CASE(26)
-                            APOD_PATH_CASE(27) APOD_PATH_CASE(28) APOD_PATH_CASE(29)
-                                APOD_PATH_CASE(30) APOD_PATH_CASE(31)
-#undef APOD_PATH_CASE
-                                    default : break;
-  }
+  run_selected(path, v, steps, std::make_integer_sequence<int, max_paths>{});
 #pragma unroll
   for (int c = 0; c < chains; ++c)
     out[size_t(tid) * chains + c] = v[c];
