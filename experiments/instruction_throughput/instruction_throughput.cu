@@ -21,6 +21,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -81,7 +82,8 @@ public:
   ClassRun(ExperimentContext& ctx)
       : ctx_(ctx), info_(throughput::info(op)),
         elements_(size_t(ctx.device.sm_count) * max_block * 8), in_(elements_), out_(elements_),
-        clocks_(3 * size_t(ctx.device.sm_count)), raw_(3 * size_t(ctx.device.sm_count)),
+        clocks_(3 * size_t(ctx.device.sm_count) * max_block / 32),
+        raw_(3 * size_t(ctx.device.sm_count) * max_block / 32),
         inputs_(throughput::chain_inputs(op)) {
     const throughput::Coefficients k = throughput::coefficients(op);
     a_ = from_bits<T>(k.a), b_ = from_bits<T>(k.b);
@@ -134,10 +136,11 @@ public:
       if (p.ok() && (!best || p.median > best->median))
         best = &p;
 
-    // The best point again, longer (8x the steps), for its power and its rate over the GPU.
+    // The best point again, 32x the steps (a launch of ~0.5 ms or more, so its rate over the GPU
+    // from events loses little to the launch), for at least peak_window_s: its power is known.
     std::optional<Point> peak;
     if (best) {
-      peak = Point{best->warps, best->ilp, best->steps * 8};
+      peak = Point{best->warps, best->ilp, best->steps * (quick ? 4 : 32)};
       peak->samples =
           sample_point(ctx_.options.sampling, quick ? quick_peak_window_s : peak_window_s, true,
                        [&] { return measure(peak->ilp, peak->warps, peak->steps); });
@@ -183,30 +186,33 @@ private:
     APOD_CUDA(cudaEventSynchronize(stop_));
     float ms = 0;
     APOD_CUDA(cudaEventElapsedTime(&ms, start_, stop_));
-    APOD_CUDA(cudaMemcpy(raw_.data(), clocks_.get(), 3 * size_t(grid) * sizeof(raw_[0]),
+    const size_t warps = size_t(grid) * (block / warp_lanes());
+    APOD_CUDA(cudaMemcpy(raw_.data(), clocks_.get(), 3 * warps * sizeof(raw_[0]),
                          cudaMemcpyDeviceToHost));
     Sample s;
-    const double results = throughput::results_in_flight(1, ilp, info_.results_per_lane_op) /
-                           warp_lanes() * grid * block * double(steps);
+    const double results = double(ilp) * info_.results_per_lane_op * grid * block * double(steps);
     s.gops = ms > 0 ? results / (ms * 1e6) : 0;
-    std::map<uint32_t, int> per_sm;
-    for (unsigned g = 0; g < grid; ++g)
-      s.max_blocks_on_one_sm = std::max(s.max_blocks_on_one_sm, ++per_sm[uint32_t(raw_[3 * g])]);
+    std::map<uint32_t, std::set<size_t>> blocks_per_sm;
+    for (size_t w = 0; w < warps; ++w)
+      blocks_per_sm[uint32_t(raw_[3 * w])].insert(w / (block / warp_lanes()));
+    for (const auto& [sm, blocks] : blocks_per_sm)
+      s.max_blocks_on_one_sm = std::max(s.max_blocks_on_one_sm, int(blocks.size()));
     return s;
   }
 
   double cycles_of_block0() const { return double(raw_[2] - raw_[1]); }
 
   /// One throughput launch: one block of `warps` warps per SM.
-  Sample measure(int ilp, int warps, int steps) {
+  Sample measure(int ilp, int warps_per_sm, int steps) {
     const unsigned grid = unsigned(ctx_.device.sm_count);
-    const int block = warps * warp_lanes();
+    const int block = warps_per_sm * warp_lanes();
     Sample s = launch(ilp, grid, block, steps);
-    std::vector<BlockClock> blocks(grid);
-    for (unsigned g = 0; g < grid; ++g)
-      blocks[g] = {uint32_t(raw_[3 * g]), raw_[3 * g + 1], raw_[3 * g + 2]};
-    const double per_block = double(block) * ilp * steps * info_.results_per_lane_op;
-    s.value = bytes_per_clock_per_sm(blocks, per_block); // results, not bytes: same arithmetic
+    const size_t warps = size_t(grid) * warps_per_sm;
+    std::vector<BlockClock> spans(warps); // one per warp: each SM's earliest start to latest end
+    for (size_t w = 0; w < warps; ++w)
+      spans[w] = {uint32_t(raw_[3 * w]), raw_[3 * w + 1], raw_[3 * w + 2]};
+    const double per_warp = double(warp_lanes()) * ilp * steps * info_.results_per_lane_op;
+    s.value = bytes_per_clock_per_sm(spans, per_warp); // results, not bytes: same arithmetic
     return s;
   }
 
