@@ -26,6 +26,14 @@ inline const Metric speedup{.name = "speedup_vs_slow_form",
                             .metric_class = MetricClass::derived,
                             .title = "speed-up over the slow form"};
 
+/// A function's rate on small arguments (|x| <= pi) over its rate on arguments that need
+/// reduction, sample by sample: the guide's "about an order of magnitude slower" (11.1.6).
+inline const Metric reduction_slowdown{.name = "slowdown_from_argument_reduction",
+                                       .unit = "1",
+                                       .direction = Direction::lower,
+                                       .metric_class = MetricClass::derived,
+                                       .title = "slowdown when the argument needs reduction"};
+
 // The largest error of a form in ulp is fixed for a given toolkit and device: it does not vary
 // from run to run as a rate does, so compare sees any change as beyond noise. It is declared
 // on_chip (a property of the device's math library and special-function units, not a derived

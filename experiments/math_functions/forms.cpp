@@ -155,6 +155,31 @@ const Form& slow_form_of(const Form& f) {
   throw std::logic_error("math_functions: no slow form for " + f.pair);
 }
 
+const Form* small_argument_form_of(const Form& f) {
+  const auto find = [](FormId id) -> const Form* {
+    for (const Form& g : forms())
+      if (g.id == id)
+        return &g;
+    return nullptr;
+  };
+  switch (f.id) {
+  case FormId::sin_large:
+    return find(FormId::sin_small);
+  case FormId::fast_sin_large:
+    return find(FormId::fast_sin_small);
+  case FormId::cos_large:
+    return find(FormId::cos_small);
+  case FormId::fast_cos_large:
+    return find(FormId::fast_cos_small);
+  case FormId::exp_large:
+    return find(FormId::exp_small);
+  case FormId::fast_exp_large:
+    return find(FormId::fast_exp_small);
+  default:
+    return nullptr;
+  }
+}
+
 bool has_ulp(const Form& f) {
   return f.domain != Domain::integers;
 }

@@ -94,6 +94,10 @@ inline constexpr const char* family_approximate = "approximate forms";
 const std::vector<Form>& forms();
 /// The slow form of `f`'s pair.
 const Form& slow_form_of(const Form& f);
+/// The same function on small arguments (|x| <= pi) of a form on arguments that need reduction
+/// (sinf at |x| <= 1e6 -> sinf at |x| <= pi), or nullptr: what the guide's "about an order of
+/// magnitude slower if the magnitude of the argument x needs to be reduced" compares (11.1.6).
+const Form* small_argument_form_of(const Form& f);
 /// Whether the form's results are floats read in ulp (else integers checked exactly).
 bool has_ulp(const Form& f);
 

@@ -398,6 +398,7 @@ void run(ExperimentContext& ctx) {
   const unsigned grid = ctx.options.quick ? 64 : 1024;
   FloatBuffers buffers(size_t(grid) * block_size);
   std::map<std::string, Series> slow_rate; // pair -> its slow form's rate
+  std::map<FormId, Series> rate_of;        // every float form measured so far
   for (const Form& f : forms()) {
     Outcome o = has_ulp(f) ? measure_float(ctx, f, buffers, grid)
                 : f.family == family_integer &&
@@ -426,6 +427,19 @@ void run(ExperimentContext& ctx) {
                            Series::zip(o.timed.rate, s->second,
                                        [](double fast, double slow) { return fast / slow; }),
                            o.verified, extra),
+          o.failure));
+    }
+    rate_of[f.id] = o.timed.rate;
+    if (const Form* small = small_argument_form_of(f); small && rate_of.count(small->id)) {
+      const Series& small_rate = rate_of.at(small->id);
+      json r = extra;
+      r.update({{"small_argument_form", small->form},
+                {"small_argument_results_per_second", small_rate.summary().median}});
+      ctx.record(with_failure(
+          make_measurement(params, reduction_slowdown,
+                           Series::zip(small_rate, o.timed.rate,
+                                       [](double small, double here) { return small / here; }),
+                           o.verified, std::move(r)),
           o.failure));
     }
     ctx.record(with_failure(make_measurement(params, results_rate, o.timed.rate, o.verified, extra),

@@ -228,3 +228,17 @@ TEST(Integers, StridedSumFollowsTheLoopPassByPass) {
     EXPECT_EQ(strided_sum(in, t, stride, reps), acc) << reps;
   }
 }
+
+TEST(Forms, ArgumentsThatNeedReductionAreReadAgainstTheSameFunctionOnSmallOnes) {
+  EXPECT_EQ(small_argument_form_of(form_of(FormId::sin_large))->id, FormId::sin_small);
+  EXPECT_EQ(small_argument_form_of(form_of(FormId::fast_cos_large))->id, FormId::fast_cos_small);
+  EXPECT_EQ(small_argument_form_of(form_of(FormId::exp_large))->id, FormId::exp_small);
+  EXPECT_EQ(small_argument_form_of(form_of(FormId::sin_small)), nullptr);
+  EXPECT_EQ(small_argument_form_of(form_of(FormId::cbrt)), nullptr);
+  // The small-argument form is measured first, so its rate is there to divide by.
+  for (const Form& f : forms()) {
+    if (const Form* small = small_argument_form_of(f)) {
+      EXPECT_LT(small - forms().data(), &f - forms().data()) << f.form;
+    }
+  }
+}
