@@ -222,20 +222,13 @@ double median(const Point& p) {
   return p.rate.summary().median;
 }
 
-/// Records one operation's points with the contention model: the first (distinct) point's rate
-/// and the last (most contended) point's rate per address.
+/// Records one operation's points, each with its slowdown against the first (distinct) point.
 void record_levels(ExperimentContext& ctx, std::vector<Point>& points, int host_native) {
   const Point& distinct = points.front();
-  const Point& most = points.back();
-  const bool model = distinct.verified && most.verified && median(distinct) > 0;
   for (Point& p : points) {
     json extra = p.extra;
-    if (model) {
-      extra[keys::model] =
-          contention_model(median(distinct), median(most), most.addresses, p.addresses);
-      if (median(p) > 0)
-        extra["slowdown_vs_distinct"] = median(distinct) / median(p);
-    }
+    if (distinct.verified && median(p) > 0)
+      extra["slowdown_vs_distinct"] = median(distinct) / median(p);
     if (p.memory == system_memory)
       extra["host_native_atomics"] = host_native;
     ctx.record(make_measurement({{memory.key, p.memory},

@@ -1,5 +1,5 @@
 // atomics' declaration: atomic operations per second in global, shared and mapped host memory as
-// the contention (threads per address) grows, beside the contention model.
+// the contention (threads per address) grows.
 #include "declaration.hpp"
 
 namespace apod::atomics {
@@ -57,15 +57,14 @@ Chart rate_chart(const char* where, const char* caption) {
   Chart c = Chart::sweep_of(atomic_rate)
                 .along(threads_per_address, true, 2)
                 .colour(operation)
-                .only_where(memory, where)
-                .model(keys::model, "each address serialised at the one-address rate, capped "
-                                    "by the distinct-address rate");
+                .only_where(memory, where);
   c.log_y = true;
   c.y_title = "atomic operations per second (G/s, log scale)";
   c.says(caption,
-         {"Model: min(rate at distinct addresses, rate per address at the most contended level x "
-          "addresses), the updates of one address taken one at a time. The guide gives no "
-          "rate; the notes on CUDA: shared-memory atomics are much faster than global ones."});
+         {"No model: the documents give no rate, and serialising each address at the rate one "
+          "address reaches does not describe the levels between (a warp per address runs far "
+          "below it). The notes on CUDA: shared-memory atomics are much faster than global "
+          "ones; Pascal 1.4.4: native shared-memory atomics for heavily contended use."});
   return c;
 }
 
@@ -83,11 +82,11 @@ APOD_DECLARE(Declaration{
         "int, float, double and the CAS loop with 1, 32 and 256 (the block) threads per "
         "address. System scope: atomicAdd_system on int in mapped pinned host memory, with a "
         "grid of 64 threads per SM. Each thread updates its address a calibrated number of "
-        "times per launch (the result unused, so the add compiles to a reduction); the launches "
+        "times per launch (the result unused); the launches "
         "alternate +1 and -1 so a float counter stays exact, and every counter is compared "
-        "exactly on the host with the net of the launches times its threads. extra.model: each "
-        "address serialised at the rate one address reached (the most contended level), "
-        "capped by the distinct-address rate.",
+        "exactly on the host with the net of the launches times its threads. "
+        "extra.slowdown_vs_distinct: the distinct-address rate of the same operation over the "
+        "point's.",
     .citation = "Tuning CUDA Applications for Pascal (seed 003): 1.4.4 Atomic Memory Operations; "
                 "Notes on CUDA (seed 002): atomics on shared memory are much faster than on "
                 "global memory",

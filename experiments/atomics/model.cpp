@@ -37,12 +37,4 @@ double atomic_rate_g(double threads, int ops_per_thread, double ms) {
   return threads * ops_per_thread / (ms * 1e6);
 }
 
-double contention_model(double rate_distinct, double rate_most_contended,
-                        int64_t addresses_most_contended, int64_t addresses) {
-  if (addresses_most_contended < 1 || addresses < 1)
-    throw std::invalid_argument("address counts must be positive");
-  return std::min(rate_distinct,
-                  rate_most_contended / double(addresses_most_contended) * double(addresses));
-}
-
 } // namespace apod::atomics

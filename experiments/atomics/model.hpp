@@ -1,7 +1,7 @@
 // Host-side arithmetic of the atomics experiment (atomics.cu): which threads share an address at
 // a contention level, the counts each address must end with (checked exactly on the host), how
-// many operations a thread may do before a float counter stops being exact, the calibration of
-// the work per launch, and the contention model drawn beside the measurements.
+// many operations a thread may do before a float counter stops being exact, and the calibration
+// of the work per launch.
 #pragma once
 
 #include <cstdint>
@@ -62,13 +62,5 @@ int64_t count_wrong(const std::vector<T>& values, int64_t threads, int64_t threa
 
 /// Atomic operations per second in G/s: threads x ops per thread over the time in ms.
 double atomic_rate_g(double threads, int ops_per_thread, double ms);
-
-/// The contention model: each address takes its updates one at a time at the rate one address
-/// reached (the most contended point: `rate_most_contended` over its `addresses_most_contended`),
-/// and distinct addresses proceed in parallel until the rate of distinct addresses (one thread
-/// each): min(rate_distinct, rate_most_contended / addresses_most_contended x addresses).
-/// Throws std::invalid_argument for a non-positive count.
-double contention_model(double rate_distinct, double rate_most_contended,
-                        int64_t addresses_most_contended, int64_t addresses);
 
 } // namespace apod::atomics

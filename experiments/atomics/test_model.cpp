@@ -1,6 +1,6 @@
 // The atomics experiment's host arithmetic (model.cpp): addresses and their threads at a
-// contention level, the float-exactness cap, the calibration, the alternating net every counter
-// is checked against, and the contention model.
+// contention level, the float-exactness cap, the calibration and the alternating net every
+// counter is checked against.
 #include "model.hpp"
 
 #include <gtest/gtest.h>
@@ -65,16 +65,4 @@ TEST(AtomicsModel, CountersAreComparedExactlyWithTheNetTimesTheirThreads) {
 
 TEST(AtomicsModel, RatesCountEveryThreadsOperations) {
   EXPECT_DOUBLE_EQ(atomic_rate_g(1e6, 10, 1.0), 10.0); // 1e7 operations in 1 ms: 10 G/s
-}
-
-TEST(AtomicsModel, ContentionModelSerialisesEachAddressCappedByDistinctAddresses) {
-  // Distinct 500 G/s; one address 2 G/s. 8448 addresses (a warp each) could reach 16896 G/s:
-  // capped at 500; 264 addresses (1024 threads each): 528 G/s, capped; 100 addresses: 200.
-  EXPECT_DOUBLE_EQ(contention_model(500, 2, 1, 8448), 500);
-  EXPECT_DOUBLE_EQ(contention_model(500, 2, 1, 100), 200);
-  EXPECT_DOUBLE_EQ(contention_model(500, 2, 1, 1), 2);
-  // Shared memory: the most contended level has one address per block (1056 blocks).
-  EXPECT_DOUBLE_EQ(contention_model(5000, 1056, 1056, 1056 * 8), 5000);
-  EXPECT_DOUBLE_EQ(contention_model(50000, 1056, 1056, 1056 * 8), 8448);
-  EXPECT_THROW(contention_model(1, 1, 0, 1), std::invalid_argument);
 }
