@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <map>
 #include <string>
 
@@ -31,6 +32,10 @@ TEST(ThroughputGpu, NoClassBeatsItsTableAndOneWarpFollowsLittlesLaw) {
   for (const Measurement& m : out.measurements) {
     EXPECT_TRUE(m.ok()) << m.metric << " " << m.params.dump() << " " << m.error;
     const std::string op = m.params[throughput::op_class.key];
+    if (m.metric != throughput::results_per_clock.name) // what it establishes, for the log
+      std::printf("%-11s %-22s %10.3f %s (limit %s)\n", op.c_str(), m.metric.c_str(), median(m),
+                  m.unit.c_str(),
+                  m.extra.contains(keys::limit) ? m.extra[keys::limit].dump().c_str() : "none");
     if (m.metric == throughput::latency.name) {
       latency[op] = median(m);
       EXPECT_GT(median(m), 2.0) << op;
@@ -46,6 +51,8 @@ TEST(ThroughputGpu, NoClassBeatsItsTableAndOneWarpFollowsLittlesLaw) {
         m.params[throughput::ilp.key] == 1) {
       const std::string op = m.params[throughput::op_class.key];
       const double expected = 32.0 * m.extra["results_per_lane_op"].get<int>() / latency[op];
+      std::printf("%-11s one warp, one chain: %.3f results/clk/SM, 32 x r / latency %.3f\n",
+                  op.c_str(), median(m), expected);
       EXPECT_NEAR(median(m), expected, 0.2 * expected) << op;
     }
 }
