@@ -98,8 +98,17 @@ APOD_DECLARE(Declaration{
         "accumulator holds exactly in any order (past that the bound would be 2 k u sum|a b|). "
         "Each point carries the theoretical dense rate (SM clock x SMs x dense "
         "operations per clock per SM, from NVIDIA's published peaks) as extra.limit (GEMMs: the "
-        "roofline min(peak, intensity x DRAM bandwidth)), and the GPU's power during its sampling "
-        "(energy counter over at least 0.1 s) with TFLOP/s per watt.",
+        "roofline min(peak, intensity x DRAM bandwidth)). Sustained tensor work runs at the "
+        "board's "
+        "power cap (NVML's SW power-cap reason; the SM clock falls to 1.1-1.7 GHz on an H100): "
+        "that is the state measured, so a sample NVML reports a clocks-event reason for is kept, "
+        "its low clock included, and counted (extra.samples_throttled, samples_low_clock), the "
+        "measured SM clock beside it; a low clock without a reason, or a monitor that stopped "
+        "answering, still leaves the sample out. The headline points "
+        "(each mma.sync loop, each precision's largest GEMM) sample for at least 0.25 s and carry "
+        "the GPU's power during them: the energy counter, polled on a thread, moves in steps about "
+        "0.1 s apart, so the power is its increase between its first and last step inside the "
+        "sampling over the time between them, with TFLOP/s per watt.",
     .citation = "PTX ISA, Warp-level matrix multiply-accumulate instructions (mma); cuBLAS "
                 "documentation, cuBLASLt API (cublasLtMatmul); NVIDIA A100 and H100 Tensor Core "
                 "GPU Architecture whitepapers (peak dense rates); Notes on CUDA (seed 002): peak "
@@ -126,8 +135,13 @@ APOD_DECLARE(Declaration{
                {"library", "the cuBLASLt loaded (or why none)"},
                {"workspace_bytes", "cuBLASLt's workspace"},
                {"dram_gbs", "the theoretical DRAM bandwidth of the roofline"},
-               {"watts", "mean GPU power over the point's sampling (energy / busy time)"},
+               {"watts", "mean GPU power during the point's sampling: the energy counter's "
+                         "increase between its first and last step inside it over their interval"},
                {"tflops_per_watt", "median rate over that power"},
+               {"energy_span_s", "the interval between those steps"},
+               {"samples_throttled", "samples NVML reported a clocks-event reason for (the power "
+                                     "cap), kept"},
+               {"samples_low_clock", "of those, the ones under the run's low-clock threshold"},
                {"winner", "the params of the point whose samples the peak carries"}},
     .headline = peak_tensor_rate.name,
     .charts = {roofline_chart(), peaks_chart()},

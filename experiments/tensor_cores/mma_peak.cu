@@ -10,6 +10,7 @@
 #include "core/kernel_facts.cuh"
 #include "core/timing.cuh"
 #include "mma_peak.cuh"
+#include "power_window.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -26,7 +27,8 @@ constexpr int blocks_per_sm = 2; // 16 warps per SM, 4 per scheduler
 constexpr int chains = 8;        // independent accumulators per warp
 constexpr uint64_t seed = 0x7E45C0DE;
 constexpr int calibration_pairs = 512;
-constexpr double point_cap_s = 0.4; // 10 samples of ~15 ms need 0.15 s; a noisy point stops here
+constexpr double point_cap_s = 0.3; // 10 samples of ~25 ms need 0.25 s; a noisy point stops here
+constexpr int max_samples = 40;
 
 // One mma.sync per precision: D = A x B + D on the lane's fragments. The shapes need sm_80
 // (e4m3: sm_89); a build for an older architecture traps instead (the instruction does not exist
@@ -201,8 +203,14 @@ template <Precision P> MmaPoint measure(const ExperimentContext& ctx, double sam
   policy.flush_l2 = false; // nothing is loaded inside the loop
   policy.warmup = std::min(policy.warmup, 1);
   policy.max_point_s = std::min(policy.max_point_s, point_cap_s);
+  policy.max_samples = std::min(policy.max_samples, max_samples);
+  CappedMonitor monitor(policy.monitor);
+  policy.monitor = &monitor;
   MmaPoint point;
+  EnergyTicks ticks;
   point.ms = Series(time_samples_ms(policy, nullptr, [&](cudaStream_t s) { launch(pairs, s); }));
+  point.watts = ticks.stop();
+  point.energy_span_s = ticks.span_s();
   point.flops_per_launch = double(warps) * chains * (2.0 * pairs + 1) * shape.flops();
 
   std::vector<Acc> got(out.size());
@@ -219,12 +227,18 @@ template <Precision P> MmaPoint measure(const ExperimentContext& ctx, double sam
   point.verified = wrong == 0;
   char shape_text[32];
   std::snprintf(shape_text, sizeof shape_text, "m%dn%dk%d", shape.m, shape.n, shape.k);
-  point.facts = {
-      {"elements_wrong", wrong},    {"elements_checked", got.size()},
-      {"max_abs_error", max_error}, {"tolerance", "exact: every partial sum is a small integer"},
-      {"iterations", pairs},        {"warps", warps},
-      {"chains", chains},           {"launches_per_sample", 1},
-      {"mma_shape", shape_text},    {"kernel", kernel_facts(mma_peak_kernel<P>, block_size, grid)}};
+  point.facts = {{"elements_wrong", wrong},
+                 {"elements_checked", got.size()},
+                 {"max_abs_error", max_error},
+                 {"tolerance", "exact: every partial sum is a small integer"},
+                 {"iterations", pairs},
+                 {"warps", warps},
+                 {"chains", chains},
+                 {"launches_per_sample", 1},
+                 {"mma_shape", shape_text},
+                 {"kernel", kernel_facts(mma_peak_kernel<P>, block_size, grid)},
+                 {"samples_throttled", monitor.throttled()},
+                 {"samples_low_clock", monitor.low_clock()}};
   return point;
 }
 

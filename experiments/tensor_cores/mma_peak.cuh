@@ -6,6 +6,8 @@
 #include "core/series.hpp"
 #include "tensor_model.hpp"
 
+#include <optional>
+
 namespace apod::tensor {
 
 /// One precision's mma.sync peak, before it becomes a record.
@@ -13,7 +15,9 @@ struct MmaPoint {
   Series ms; ///< per launch
   double flops_per_launch = 0;
   bool verified = false;
-  json facts; ///< elements checked and wrong, iterations, warps, chains, shape, kernel
+  json facts; ///< elements checked and wrong, iterations, warps, chains, shape, kernel, monitor
+  std::optional<double> watts; ///< step-aligned power over the sampling (power_window.hpp)
+  double energy_span_s = 0;
 };
 
 /// Measures the precision's loop for about `sample_ms` per launch (a sample is one launch);

@@ -12,6 +12,7 @@
 #include "cublaslt_gemm.cuh"
 #include "declaration.hpp"
 #include "mma_peak.cuh"
+#include "power_window.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -27,12 +28,13 @@ constexpr uint64_t seed_a = 0xA11CE5;
 constexpr uint64_t seed_b = 0xB0B5EED;
 constexpr int entries_checked = 64;
 constexpr size_t workspace_bytes = size_t(32) << 20;
-// A headline sample lasts about this long, so 10 samples give the energy counter >= 0.12 s.
-constexpr double headline_sample_ms = 15;
+// A headline sample lasts about this long, so 10 samples span >= 0.25 s: at least two steps of
+// the energy counter (about 0.1 s apart on an H100) fall inside.
+constexpr double headline_sample_ms = 25;
 constexpr double quick_sample_ms = 2;
-constexpr double headline_point_cap_s = 0.4;
+constexpr double headline_point_cap_s = 0.3;
+constexpr int max_samples = 40;            // a point whose samples all stay noisy ends here
 constexpr double sweep_point_cap_s = 0.05; // the smaller GEMMs: a short look, no power figure
-constexpr double min_power_window_s = 0.1; // runner/analysis/power.hpp, min_energy_window_s
 
 /// The theoretical dense rate of a precision on this device, if known.
 struct Theory {
@@ -73,15 +75,14 @@ void fill_matrix(void* out, size_t elements, Precision p, uint64_t seed) {
   APOD_CUDA_LAUNCH();
 }
 
-/// Power over the point's sampling (energy counter over busy time) and the rate per watt, when
-/// the point sampled long enough for the counter to be trusted.
-json power_of(const Series& rate) {
-  const SamplingWindow& w = rate.window();
+/// The power during the point's sampling (step-aligned energy, power_window.hpp) and the rate
+/// per watt; nothing when the counter made fewer than two steps during it.
+json power_of(const Series& rate, std::optional<double> watts, double span_s) {
   json j = json::object();
-  if (w.busy_s >= min_power_window_s && w.energy_j && *w.energy_j > 0) {
-    const double watts = *w.energy_j / w.busy_s;
-    j["watts"] = watts;
-    j["tflops_per_watt"] = rate.summary().median / watts;
+  if (watts && *watts > 0) {
+    j["watts"] = *watts;
+    j["tflops_per_watt"] = rate.summary().median / *watts;
+    j["energy_span_s"] = span_s;
   }
   return j;
 }
@@ -174,7 +175,7 @@ void run_mma(ExperimentContext& ctx, Precision p, const std::string& library,
   const Series rate = point.ms.map([flops](double ms) { return flops / (ms * 1e9); });
   json extra = point.facts;
   extra.update(theory_extra(t, ctx.device));
-  extra.update(power_of(rate));
+  extra.update(power_of(rate, point.watts, point.energy_span_s));
   extra["flops"] = flops;
   extra["library"] = library;
   if (t.peak_tflops) {
@@ -237,18 +238,26 @@ std::string run_library(ExperimentContext& ctx, CublasLt& lt, GemmBuffers& buffe
     policy.warmup = std::min(policy.warmup, 1);
     policy.max_point_s =
         std::min(policy.max_point_s, headline ? headline_point_cap_s : sweep_point_cap_s);
+    policy.max_samples = std::min(policy.max_samples, max_samples);
+    CappedMonitor monitor(policy.monitor);
+    policy.monitor = &monitor;
+    EnergyTicks ticks;
     const Series ms(time_samples_ms(policy, nullptr, [&](cudaStream_t s) {
       for (int r = 0; r < reps; ++r)
         gemm_once(s);
     }));
+    const std::optional<double> watts = ticks.stop();
     bool ok = false;
     json extra = check_gemm(p, n, buffers.d.get(), ok);
+    extra["samples_throttled"] = monitor.throttled();
+    extra["samples_low_clock"] = monitor.low_clock();
     lt.release(gemm);
     const double flops = gemm_flops(n) * reps;
     const Series rate = ms.map([flops](double v) { return flops / (v * 1e9); });
     const double flops_per_byte = gemm_flops_per_byte(n, p);
     extra.update(theory_extra(t, d));
-    extra.update(power_of(rate));
+    if (headline)
+      extra.update(power_of(rate, watts, ticks.span_s()));
     extra.update({{"flops", flops},
                   {keys::bytes_moved, gemm_bytes(n, p) * reps},
                   {"launches_per_sample", reps},
