@@ -51,7 +51,9 @@ Chart predication_chart() {
   c.says("A one-FMA branch, warp-uniform against divergent",
          {"The compiler predicates a branch of a few instructions (Best Practices Guide 12.2): "
           "every lane issues the instructions, the predicate decides which write, so the "
-          "divergent condition costs nothing; the SASS holds no branch for it."});
+          "divergent condition costs nothing; test_divergence_gpu checks that the SASS holds no "
+          "branch "
+          "for it."});
   return c;
 }
 

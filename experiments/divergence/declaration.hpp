@@ -42,9 +42,11 @@ inline constexpr const char* short_kernel_name = "apod_divergence_short_branch";
 
 /// How predication was established, stored with the short-branch points.
 inline constexpr const char* predication_sentence =
-    "The short branch's SASS (cuobjdump -sass -fun apod_divergence_short_branch, read by the gpu "
-    "test test_divergence_gpu on the device) holds no branch but the loop's and the exit's and "
-    "carries the condition as predicates or selects, while the long branch's SASS branches per "
-    "path; and its divergent time equals its warp-uniform time (slowdown_vs_uniform ~1).";
+    "From the SASS and the timing: the gpu test test_divergence_gpu runs cuobjdump -sass -fun "
+    "apod_divergence_short_branch on its own binary and requires the listing for the GPU's "
+    "architecture to hold no BRX and at most 4 BRA (the loop's guard and back edge, the exit's "
+    "self-loop) around its 32 conditional FFMAs, while the long branch's holds at least 32 "
+    "branches; and the divergent short branch's rate must equal the warp-uniform one "
+    "(slowdown_vs_uniform ~1).";
 
 } // namespace apod::divergence
