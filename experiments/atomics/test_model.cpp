@@ -1,7 +1,9 @@
 // The atomics experiment's host arithmetic (model.cpp): addresses and their threads at a
 // contention level, the float-exactness cap, the calibration and the alternating net every
-// counter is checked against.
+// counter is checked against; and the declaration's contention levels, plan and classes.
 #include "model.hpp"
+
+#include "declaration.hpp"
 
 #include <gtest/gtest.h>
 
@@ -65,4 +67,37 @@ TEST(AtomicsModel, CountersAreComparedExactlyWithTheNetTimesTheirThreads) {
 
 TEST(AtomicsModel, RatesCountEveryThreadsOperations) {
   EXPECT_DOUBLE_EQ(atomic_rate_g(1e6, 10, 1.0), 10.0); // 1e7 operations in 1 ms: 10 G/s
+}
+
+TEST(AtomicsDeclaration, ContentionLevelsLeaveTheHopelessCasOutAndQuickDropsOneLevel) {
+  const auto& global_ops = operations(global_memory);
+  const Operation& add = global_ops.front();
+  const Operation& cas = global_ops.back();
+  ASSERT_TRUE(cas.cas);
+  EXPECT_EQ(contention_levels(global_memory, add, 270336, false),
+            (std::vector<int64_t>{1, 32, 1024, 270336}));
+  EXPECT_EQ(contention_levels(global_memory, cas, 270336, false),
+            (std::vector<int64_t>{1, 32, 1024})); // every thread on one address: seconds
+  EXPECT_EQ(contention_levels(global_memory, add, 270336, true),
+            (std::vector<int64_t>{1, 32, 270336}));
+  EXPECT_EQ(contention_levels(shared_memory, add, 270336, false),
+            (std::vector<int64_t>{1, 32, block_size}));
+  EXPECT_EQ(contention_levels(system_memory, add, 8448, false),
+            (std::vector<int64_t>{1, 32, 8448}));
+}
+
+TEST(AtomicsDeclaration, ThePlanNamesEveryMemoryOperationAndLevel) {
+  const apod::Declaration* d = apod::find_declaration(experiment);
+  ASSERT_NE(d, nullptr);
+  apod::PlanInput in;
+  in.device.sm_count = 132;
+  in.device.cc_major = 9;
+  // global: 4 adds x 4 levels + CAS x 3; shared: 4 x 3; system: 1 x 3.
+  EXPECT_EQ(d->plan(in).size(), 19u + 12u + 3u);
+  in.quick = true;
+  EXPECT_EQ(d->plan(in).size(), 14u + 12u + 3u);
+  EXPECT_EQ(d->metrics.front().class_of({{memory.key, system_memory}}, {}),
+            apod::MetricClass::host_link);
+  EXPECT_EQ(d->metrics.front().class_of({{memory.key, global_memory}}, {}),
+            apod::MetricClass::on_chip);
 }

@@ -3,6 +3,8 @@
 // establishes predication.
 #include "model.hpp"
 
+#include "declaration.hpp"
+
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -142,4 +144,18 @@ TEST(DivergenceModel, ListingForArchTakesOnlyThatArchitecture) {
   EXPECT_EQ(count_sass(sm80).instructions, 1);
   EXPECT_EQ(listing_for_arch(sample_sass, "sm_75"), "");
   EXPECT_EQ(listing_for_arch(sample_sass, "sm_9"), "");
+}
+
+TEST(DivergenceDeclaration, ThePlanHasSixUniformFiveDivergentAndTwoShortPoints) {
+  const apod::Declaration* d = apod::find_declaration(experiment);
+  ASSERT_NE(d, nullptr);
+  const auto points = d->plan(apod::PlanInput{});
+  ASSERT_EQ(points.size(), 13u);
+  int short_points = 0, divergent_points = 0;
+  for (const auto& p : points) {
+    short_points += p.params[body.key] == short_body;
+    divergent_points += p.params[condition.key] == divergent && p.params[body.key] == long_body;
+  }
+  EXPECT_EQ(short_points, 2);
+  EXPECT_EQ(divergent_points, 5); // lane mod 1 is the uniform branch: not measured twice
 }
