@@ -142,6 +142,7 @@ APOD_DECLARE(Declaration{
                {"samples_throttled", "samples NVML reported a clocks-event reason for (the power "
                                      "cap), kept"},
                {"samples_low_clock", "of those, the ones under the run's low-clock threshold"},
+               {"sm_clock_median_mhz", "median SM clock measured over the samples"},
                {"winner", "the params of the point whose samples the peak carries"}},
     .headline = peak_tensor_rate.name,
     .charts = {roofline_chart(), peaks_chart()},

@@ -87,6 +87,18 @@ json power_of(const Series& rate, std::optional<double> watts, double span_s) {
   return j;
 }
 
+/// The median of the SM clocks measured over the samples (at the power cap, well under the
+/// maximum the theoretical rate is computed at); nothing when none was measured.
+json clock_of(const Series& rate) {
+  std::vector<double> clocks;
+  for (const double mhz : rate.sm_clock_mhz())
+    if (mhz == mhz)
+      clocks.push_back(mhz);
+  if (clocks.empty())
+    return json::object();
+  return {{"sm_clock_median_mhz", summarize(clocks).median}};
+}
+
 json theory_extra(const Theory& t, const DeviceInfo& d) {
   json j = json::object();
   if (t.peak_tflops) {
@@ -176,6 +188,7 @@ void run_mma(ExperimentContext& ctx, Precision p, const std::string& library,
   json extra = point.facts;
   extra.update(theory_extra(t, ctx.device));
   extra.update(power_of(rate, point.watts, point.energy_span_s));
+  extra.update(clock_of(rate));
   extra["flops"] = flops;
   extra["library"] = library;
   if (t.peak_tflops) {
@@ -258,6 +271,7 @@ std::string run_library(ExperimentContext& ctx, CublasLt& lt, GemmBuffers& buffe
     extra.update(theory_extra(t, d));
     if (headline)
       extra.update(power_of(rate, watts, ticks.span_s()));
+    extra.update(clock_of(rate));
     extra.update({{"flops", flops},
                   {keys::bytes_moved, gemm_bytes(n, p) * reps},
                   {"launches_per_sample", reps},
