@@ -38,5 +38,6 @@ extern const Asset reference_best_practices_guide;
 extern const Asset reference_stich_slides;
 extern const Asset reference_fasiha_gist;
 extern const Asset reference_notes_on_cuda;
+extern const Asset reference_pascal_tuning_guide;
 
 } // namespace apod::report::assets

@@ -205,7 +205,7 @@ void write(const std::string& path, const json& document) {
 json references(const std::string& dir) {
   json all = json::array();
   for (const char* name : {"best_practices_guide.json", "stich_slides.json", "fasiha_gist.json",
-                           "notes_on_cuda.json"}) {
+                           "notes_on_cuda.json", "pascal_tuning_guide.json"}) {
     std::ifstream in(dir + "/" + name);
     if (!in)
       throw std::runtime_error("missing reference document " + dir + "/" + name);

@@ -55,6 +55,48 @@ std::set<double> ys(const std::vector<json>& rows) {
   return values;
 }
 
+TEST(PublishedFigures, EachNamesADeclaredExperimentMetricAndParams) {
+  // data/reference/ is transcribed by hand: a figure whose experiment, metric or param key is
+  // misspelt would never be drawn, silently. Each names a declared experiment and either one of
+  // its metrics with declared params, or a name one of its charts draws as published figures
+  // (Chart::published_metrics: the document's own quantity, with the document's own params).
+  const json catalog = matrix_catalog();
+  std::size_t figures = 0;
+  for (const auto& document : matrix_references())
+    for (const auto& figure : document["figures"]) {
+      ++figures;
+      const std::string where =
+          figure.value("citation", "") + " (" + document.value("source", "") + ")";
+      const json* experiment = nullptr;
+      for (const auto& e : catalog["experiments"])
+        if (e["name"] == figure["experiment"])
+          experiment = &e;
+      ASSERT_NE(experiment, nullptr) << figure["experiment"] << ", " << where;
+      std::set<std::string> metrics, params, drawn_as_published;
+      for (const auto& m : (*experiment)["metrics"])
+        metrics.insert(m["name"].get<std::string>());
+      for (const auto& p : (*experiment)["params"])
+        params.insert(p["key"].get<std::string>());
+      for (const auto& c : (*experiment)["charts"])
+        for (const auto& name : c.value("published_metrics", json::array()))
+          drawn_as_published.insert(name.get<std::string>());
+      const std::string metric = figure["metric"].get<std::string>();
+      // a number, or none where the document states the effect but gives no figure
+      const json value = figure.value("value", json());
+      EXPECT_TRUE(value.is_number() || value.is_null()) << where;
+      if (drawn_as_published.count(metric))
+        continue;
+      EXPECT_TRUE(metrics.count(metric))
+          << metric << " is neither a metric of " << figure["experiment"]
+          << " nor drawn by one of its charts as published, " << where;
+      const json figure_params = figure.value("params", json::object());
+      for (const auto& [key, value] : figure_params.items())
+        EXPECT_TRUE(params.count(key))
+            << key << " is not a param of " << figure["experiment"] << ", " << where;
+    }
+  EXPECT_GT(figures, 20u);
+}
+
 TEST_F(Designs, EveryDeclaredModelIsFollowedByItsResidualMeasuredOverModelLessOne) {
   // Whatever experiment declares a model: its chart is followed by a residual panel whose every
   // point is the measured median over the model's figure at the same x and series, less one, in
