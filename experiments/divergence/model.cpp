@@ -103,17 +103,21 @@ SassCounts count_sass(const std::string& sass) {
 
 std::string listing_for_arch(const std::string& sass, const std::string& arch) {
   const std::string head = "code for " + arch;
-  size_t from = sass.find(head);
-  while (from != std::string::npos) { // "code for sm_9" must not match "code for sm_90"
+  std::string first;
+  for (size_t from = sass.find(head); from != std::string::npos;
+       from = sass.find(head, from + head.size())) {
     const size_t end = from + head.size();
-    if (end >= sass.size() || !std::isalnum(static_cast<unsigned char>(sass[end])))
-      break;
-    from = sass.find(head, end);
+    if (end < sass.size() && std::isalnum(static_cast<unsigned char>(sass[end])))
+      continue; // "code for sm_9" must not match "code for sm_90"
+    const size_t to = sass.find("code for ", end);
+    std::string section =
+        sass.substr(from, to == std::string::npos ? std::string::npos : to - from);
+    if (section.find("Function :") != std::string::npos)
+      return section;
+    if (first.empty())
+      first = std::move(section);
   }
-  if (from == std::string::npos)
-    return "";
-  const size_t to = sass.find("code for ", from + head.size());
-  return sass.substr(from, to == std::string::npos ? std::string::npos : to - from);
+  return first;
 }
 
 } // namespace apod::divergence

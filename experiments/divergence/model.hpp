@@ -104,8 +104,11 @@ struct SassCounts {
 /// Counts the instructions of the first function listing in `sass` (cuobjdump's text, lines
 /// like "/*0120*/  @!P0 BRA 0x1f0 ;"); only that listing's lines count.
 SassCounts count_sass(const std::string& sass);
-/// The part of cuobjdump's output for one architecture ("sm_90"): from its "code for sm_90" line
-/// to the next "code for" line; "" when the output holds no code for it.
+/// The part of cuobjdump's output for one architecture ("sm_90"): from a "code for sm_90" line to
+/// the next "code for" line; "" when the output holds no code for it. A binary carries a fatbin
+/// per translation unit, and `cuobjdump -fun NAME` prints every one, empty where NAME is not
+/// (the first H200 run read such an empty one): the first section that lists a function wins,
+/// else the first section.
 std::string listing_for_arch(const std::string& sass, const std::string& arch);
 
 } // namespace apod::divergence

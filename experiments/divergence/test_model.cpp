@@ -146,6 +146,14 @@ TEST(DivergenceModel, ListingForArchTakesOnlyThatArchitecture) {
   EXPECT_EQ(listing_for_arch(sample_sass, "sm_9"), "");
 }
 
+TEST(DivergenceModel, ListingForArchSkipsAnotherFatbinsEmptySection) {
+  // cuobjdump -fun NAME prints each translation unit's fatbin; those without NAME are empty.
+  const std::string two =
+      std::string("Fatbin elf code:\n\tcode for sm_90\n\nFatbin elf code:\n") + sample_sass;
+  EXPECT_EQ(count_sass(listing_for_arch(two, "sm_90")).instructions, 11);
+  EXPECT_NE(listing_for_arch("\tcode for sm_90\n", "sm_90"), "");
+}
+
 TEST(DivergenceDeclaration, ThePlanHasSixUniformFiveDivergentAndTwoShortPoints) {
   const apod::Declaration* d = apod::find_declaration(experiment);
   ASSERT_NE(d, nullptr);
