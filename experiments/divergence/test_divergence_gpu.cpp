@@ -21,10 +21,6 @@ namespace dv = apod::divergence;
 
 namespace {
 
-double median(const Measurement& m) {
-  return summarize(m.used_samples()).median;
-}
-
 const Measurement* find(const std::vector<Measurement>& all, const char* condition, int paths,
                         const char* body) {
   for (const Measurement& m : all)
@@ -35,29 +31,25 @@ const Measurement* find(const std::vector<Measurement>& all, const char* conditi
 }
 
 TEST(DivergenceGpu, DivergentPathsSerialiseAndThePredicatedBranchDoesNot) {
-  const ExperimentInfo* info = find_experiment(dv::experiment);
-  ASSERT_NE(info, nullptr);
-  const DeviceInfo device = query_device(0);
-  const RunOptions options = gpu_test::reduced();
-  gpu_test::Collect out;
-  ExperimentContext ctx{device, options, out, info->name, nullptr, info};
-  info->run(ctx);
-  for (const Measurement& m : out.measurements) {
+  const std::vector<Measurement> points = gpu_test::run_reduced(dv::experiment);
+  ASSERT_FALSE(points.empty());
+  for (const Measurement& m : points) {
     EXPECT_TRUE(m.ok()) << m.params.dump() << " " << m.error;
     std::printf("%-12s paths %2d %-5s %9.1f GFMA/s  model %s\n",
                 m.params[dv::condition.key].get<std::string>().c_str(),
                 m.params[dv::paths.key].get<int>(),
-                m.params[dv::body.key].get<std::string>().c_str(), median(m),
+                m.params[dv::body.key].get<std::string>().c_str(), gpu_test::median_of(m),
                 m.extra.contains(keys::model) ? m.extra[keys::model].dump().c_str() : "-");
   }
-  const Measurement* uniform32 = find(out.measurements, dv::uniform, 32, dv::long_body);
-  const Measurement* divergent32 = find(out.measurements, dv::divergent, 32, dv::long_body);
-  const Measurement* short_uniform = find(out.measurements, dv::uniform, 2, dv::short_body);
-  const Measurement* short_divergent = find(out.measurements, dv::divergent, 2, dv::short_body);
+  const Measurement* uniform32 = find(points, dv::uniform, 32, dv::long_body);
+  const Measurement* divergent32 = find(points, dv::divergent, 32, dv::long_body);
+  const Measurement* short_uniform = find(points, dv::uniform, 2, dv::short_body);
+  const Measurement* short_divergent = find(points, dv::divergent, 2, dv::short_body);
   ASSERT_TRUE(uniform32 && divergent32 && short_uniform && short_divergent);
   // 32 paths in turn: 32x by the model; at least 16x leaves room for the path switches.
-  EXPECT_GT(median(*uniform32), 16 * median(*divergent32));
-  EXPECT_NEAR(median(*short_divergent) / median(*short_uniform), 1.0, 0.1);
+  EXPECT_GT(gpu_test::median_of(*uniform32), 16 * gpu_test::median_of(*divergent32));
+  EXPECT_NEAR(gpu_test::median_of(*short_divergent) / gpu_test::median_of(*short_uniform), 1.0,
+              0.1);
 }
 
 /// cuobjdump from PATH, else the toolkit's default place; "" when neither exists.

@@ -11,34 +11,26 @@ using namespace apod;
 
 namespace {
 
-double median(const Measurement& m) {
-  return summarize(m.used_samples()).median;
-}
-
 TEST(HidingGpu, PersistentSixtyFourThreadGridOutrunsTheLaunchBound) {
-  const ExperimentInfo* info = find_experiment(hiding::experiment);
-  ASSERT_NE(info, nullptr);
-  const DeviceInfo device = query_device(0);
-  const RunOptions options = gpu_test::reduced();
-  gpu_test::Collect out;
-  ExperimentContext ctx{device, options, out, info->name, nullptr};
-  info->run(ctx);
+  const std::vector<Measurement> points = gpu_test::run_reduced(hiding::experiment);
+  ASSERT_FALSE(points.empty());
   int rates = 0;
   const Measurement *full = nullptr, *few = nullptr;
-  for (const Measurement& m : out.measurements) {
+  for (const Measurement& m : points) {
     EXPECT_TRUE(m.ok()) << m.metric << " " << m.params.dump() << " " << m.error;
     if (m.metric == hiding::block_launch_rate.name) {
       ++rates;
-      EXPECT_GT(median(m), 0.2) << m.params.dump();
-      EXPECT_LT(median(m), 20.0) << m.params.dump();
+      EXPECT_GT(gpu_test::median_of(m), 0.2) << m.params.dump();
+      EXPECT_LT(gpu_test::median_of(m), 20.0) << m.params.dump();
     } else if (m.params[hiding::block_size.key] == 64) {
       (m.params[hiding::threads_per_sm.key] == 2048 ? full : few) = &m;
     }
   }
   EXPECT_EQ(rates, 4);
   ASSERT_TRUE(full && few);
-  EXPECT_GT(median(*full), 1.5 * full->extra["launch_bound_gbs"].get<double>());
-  EXPECT_GT(median(*full), 4 * median(*few)); // 2048 against 128 resident threads per SM
+  EXPECT_GT(gpu_test::median_of(*full), 1.5 * full->extra["launch_bound_gbs"].get<double>());
+  EXPECT_GT(gpu_test::median_of(*full),
+            4 * gpu_test::median_of(*few)); // 2048 against 128 resident threads per SM
 }
 
 } // namespace

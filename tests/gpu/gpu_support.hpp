@@ -32,6 +32,28 @@ inline RunOptions reduced() {
   return options;
 }
 
+/// Runs experiment `name` once on GPU 0 at reduced size, each record checked against its
+/// declaration, and returns its points (an experiment's own gpu test starts here). A name not
+/// linked into the test fails it and returns none.
+inline std::vector<Measurement> run_reduced(const std::string& name) {
+  const ExperimentInfo* info = find_experiment(name);
+  if (!info) {
+    ADD_FAILURE() << name << " is not linked into this test";
+    return {};
+  }
+  const DeviceInfo device = query_device(0);
+  const RunOptions options = reduced();
+  Collect out;
+  ExperimentContext ctx{device, options, out, info->name, nullptr, info};
+  info->run(ctx);
+  return std::move(out.measurements);
+}
+
+/// A point's median over its used samples.
+inline double median_of(const Measurement& m) {
+  return summarize(m.used_samples()).median;
+}
+
 /// The keys of a point's params.
 inline std::set<std::string> keys_of(const json& params) {
   std::set<std::string> keys;
