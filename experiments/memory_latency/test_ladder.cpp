@@ -158,9 +158,14 @@ TEST(Ladder, CommittedRunsOfBothGpusShowEveryStepAndTheDevicesL2) {
         EXPECT_GT(levels.l2_far_latency, 1.25 * levels.l2_near_latency);
         EXPECT_NEAR(double(levels.l2_near_bytes) / double(l2), 0.5, 0.15);
       }
+      // The runner stores the detection on the medians' curve (extra.of_medians) and, as the
+      // figure, the median of one detection per repetition: the first is this test's own
+      // computation, exactly; the second may land a step lower (43.75 MiB where the medians say
+      // 50 MiB in one H100 run of the -arith batch) and is held to the device's L2 like it.
       for (const Measurement* m : committed::points(run, "memory_latency", "detected_size_bytes")) {
         if (m->params.value("level", "") == "l2") {
-          EXPECT_EQ(size_t(committed::median(*m)), levels.l2_bytes);
+          EXPECT_EQ(m->extra["of_medians"]["l2"].get<size_t>(), levels.l2_bytes);
+          EXPECT_NEAR(committed::median(*m) / double(l2), 1.0, 0.15);
         }
       }
     }
