@@ -29,7 +29,7 @@ std::vector<PlannedPoint> plan(const PlanInput&) {
 
 Chart rate_chart() {
   Chart c = Chart::sweep_of(results_rate).along(pair).colour(role);
-  c.mark = "bar";
+  c.mark = "point"; // a log axis: bars would start at zero
   c.log_y = true;
   c.limits = false;
   c.y_title = "results per second (log)";
@@ -42,7 +42,7 @@ Chart rate_chart() {
 
 Chart speedup_chart() {
   Chart c = Chart::sweep_of(speedup).along(pair).colour(role);
-  c.mark = "bar";
+  c.mark = "point"; // a log axis: bars would start at zero
   c.log_y = true;
   c.limits = false;
   c.y_title = "speed-up over the slow form (×, log)";
@@ -69,7 +69,7 @@ Chart reduction_chart() {
 
 Chart ulp_chart(const char* which, bool log) {
   Chart c = Chart::sweep_of(max_ulp).along(form).colour(role).only_where(family, which);
-  c.mark = "bar";
+  c.mark = log ? "point" : "bar"; // bars start at zero, which a log axis cannot show
   c.log_y = log;
   c.y_title = log ? "maximum error (ulp, log)" : "maximum error (ulp)";
   c.says(std::string("Maximum error in ulp of each form against a double-precision host "

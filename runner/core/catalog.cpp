@@ -436,6 +436,10 @@ std::vector<std::string> declaration_problems(const Declaration& d) {
       problem("the model of '" + c.metric + "' states a bound outside [0, 1)");
     if (c.model_bound > 0 && c.model_extra.empty() && c.model_metric.empty())
       problem("a chart of '" + c.metric + "' states a model's bound but names no model");
+    // A bar starts at zero, which a log axis cannot show: Vega-Lite draws NaN-long bars (the
+    // browser test caught three such charts). Points carry a log axis.
+    if (c.mark == "bar" && c.log_y)
+      problem("a bar chart of '" + c.metric + "' has a log y axis (bars start at zero)");
     if (c.shape == ChartShape::sweep && c.x.empty())
       problem("a sweep of '" + c.metric + "' names no x param");
     if (c.shape == ChartShape::heatmap && (c.x.empty() || c.y.empty()))

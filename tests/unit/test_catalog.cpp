@@ -156,6 +156,23 @@ TEST(Catalog, AModelsBoundNeedsAModelAndLiesInZeroToOne) {
   EXPECT_NE(problems[0].find("outside [0, 1)"), std::string::npos);
 }
 
+TEST(Catalog, ABarChartHasNoLogAxis) {
+  Declaration d;
+  d.name = "probe";
+  d.title = d.description = d.citation = "x";
+  d.params = {{.key = "n", .title = "n"}};
+  d.metrics = {{.name = "rate", .unit = "GB/s"}};
+  d.charts = {Chart::sweep_of(d.metrics[0]).along(d.params[0])};
+  d.charts[0].mark = "bar";
+  EXPECT_TRUE(declaration_problems(d).empty());
+  d.charts[0].log_y = true;
+  const auto problems = declaration_problems(d);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("log y axis"), std::string::npos);
+  d.charts[0].mark = "point";
+  EXPECT_TRUE(declaration_problems(d).empty());
+}
+
 TEST(Catalog, ABadCatalogIsRefusedWithItsField) {
   json bad = catalog_json();
   bad[0]["metrics"][0]["class"] = "fast";
