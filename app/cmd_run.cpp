@@ -175,15 +175,20 @@ void add_run(CLI::App& app, Action& action) {
       "figures then share the host and drop)");
   run->add_flag("--quick", req->options.quick,
                 "reduced sizes and sampling: a smoke test, not a measurement");
+  run->add_flag("--full", req->options.full,
+                "the long sweeps too: experiments add points past the default's representative "
+                "ones (the default's points are measured as always)")
+      ->excludes("--quick");
   run->add_option("--repeat", req->repeat, "run the matrix K times, one stored run each")
       ->check(CLI::Range(1, 1000))
       ->capture_default_str();
   add_sampling_options(*run, *req, *flags);
   // The matrix and its settings come from the run being resumed; only --db goes with --resume.
   std::vector<CLI::Option*> matrix_options;
-  for (const auto* name : {"--device", "--only", "--label", "--quick", "--repeat", "--min-samples",
-                           "--max-samples", "--target-ci", "--point-time-cap", "--min-clock-ratio",
-                           "--no-l2-flush", "--no-clock-check", "--all-at-once"})
+  for (const auto* name :
+       {"--device", "--only", "--label", "--quick", "--full", "--repeat", "--min-samples",
+        "--max-samples", "--target-ci", "--point-time-cap", "--min-clock-ratio", "--no-l2-flush",
+        "--no-clock-check", "--all-at-once"})
     matrix_options.push_back(run->get_option(name));
   auto* resume = run->add_option(
       "--resume", req->resume_run,

@@ -67,9 +67,10 @@ void list_runs(Store& store, bool as_json) {
 
 // `apod list --json`: the catalog planned for GPU `ordinal` when one is visible, else for the
 // nominal device, which the document says.
-json catalog_document(int ordinal, bool quick) {
+json catalog_document(int ordinal, bool quick, bool full) {
   PlanInput plan;
   plan.quick = quick;
+  plan.full = full;
   const bool visible = device_count() > ordinal;
   if (visible)
     plan.device = query_device(ordinal);
@@ -79,6 +80,7 @@ json catalog_document(int ordinal, bool quick) {
            {{"device", plan.device.name},
             {"nominal", !visible},
             {"quick", quick},
+            {"full", full},
             {"note", visible ? "the points of a run on this GPU (values the occupancy API or the "
                                "driver decides, e.g. partitions and resident blocks, are the "
                                "plan's estimate; a point with 'when' is added only under that "
@@ -91,7 +93,7 @@ json catalog_document(int ordinal, bool quick) {
 void add_list(CLI::App& app, Action& action) {
   struct Args {
     std::string db = "apod.db";
-    bool runs = false, json = false, quick = false;
+    bool runs = false, json = false, quick = false, full = false;
     int device = 0;
   };
   auto args = std::make_shared<Args>();
@@ -106,13 +108,15 @@ void add_list(CLI::App& app, Action& action) {
                    "no GPU is visible)")
       ->check(CLI::NonNegativeNumber);
   list->add_flag("--quick", args->quick, "with --json: plan the points of a --quick run");
+  list->add_flag("--full", args->full, "with --json: plan the points of a --full run")
+      ->excludes("--quick");
   list->add_option("--db", args->db, "SQLite database to read (with --runs)")
       ->capture_default_str();
   list->callback([&action, args] {
     action = [args] {
       if (!args->runs) {
         if (args->json) {
-          std::cout << catalog_document(args->device, args->quick).dump(2) << "\n";
+          std::cout << catalog_document(args->device, args->quick, args->full).dump(2) << "\n";
           return exit_ok;
         }
         for (const auto& e : experiments())

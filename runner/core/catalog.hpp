@@ -220,10 +220,11 @@ struct PlannedPoint {
 };
 
 /// What the plan of points may depend on: the device (nominal_device() when none is visible)
-/// and whether the run is --quick.
+/// and whether the run is --quick or --full.
 struct PlanInput {
   DeviceInfo device = nominal_device();
   bool quick = false;
+  bool full = false; ///< RunOptions::full: the long sweeps' points too
 };
 
 /// An experiment's whole declaration.

@@ -239,6 +239,7 @@ json to_json(const SamplingSettings& s) {
     j["monitor"] = to_json(*s.monitor);
   put(j, "min_clock_ratio", s.min_clock_ratio);
   put(j, "quick", s.quick);
+  put(j, "full", s.full);
   put(j, "warmup", s.warmup);
   return j;
 }
@@ -255,6 +256,7 @@ SamplingSettings sampling_from_json(const json& j) {
     s.monitor = monitor_availability_from_json(*monitor);
   s.min_clock_ratio = field<double>(j, "min_clock_ratio");
   s.quick = field<bool>(j, "quick");
+  s.full = field<bool>(j, "full");
   s.warmup = field<int64_t>(j, "warmup");
   return s;
 }

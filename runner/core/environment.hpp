@@ -55,6 +55,7 @@ struct SamplingSettings {
   std::optional<MonitorAvailability> monitor;
   std::optional<double> min_clock_ratio;
   std::optional<bool> quick;
+  std::optional<bool> full; ///< `apod run --full`; nothing: a run begun before --full existed
   std::optional<int64_t> warmup;
 };
 

@@ -57,6 +57,9 @@ struct RunOptions {
   int device = 0;
   bool quick = false; ///< reduced sizes: the gpu test suite and smoke runs
   SamplingPolicy sampling;
+  /// The long sweeps too (`apod run --full`): an experiment may add points behind it, never
+  /// change the default's, so a --full run's default points compare with any run's.
+  bool full = false;
 };
 
 /// Receives an experiment's measurements as they are made.

@@ -279,6 +279,7 @@ RunOutcome resume(const RunRequest& req, std::ostream& progress) {
     RunSettings settings;
     settings.options.device = device.ordinal;
     settings.options.quick = sampling.quick.value_or(false);
+    settings.options.full = sampling.full.value_or(false);
     auto& policy = settings.options.sampling;
     policy.min_samples = static_cast<int>(sampling.min_samples.value_or(policy.min_samples));
     policy.max_samples = static_cast<int>(sampling.max_samples.value_or(policy.max_samples));
@@ -337,6 +338,7 @@ std::vector<RunOutcome> run_matrix(const RunRequest& req, std::ostream& progress
                              : MonitorAvailability{false, {}, {}, {}, {}, {}, "--no-clock-check"};
   sampling.min_clock_ratio = req.min_clock_ratio;
   sampling.quick = req.options.quick;
+  sampling.full = req.options.full;
   sampling.warmup = req.options.sampling.warmup;
   // What the run sets out to do, so `apod run --resume` can finish it after a crash.
   environment.plan.emplace();

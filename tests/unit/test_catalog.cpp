@@ -70,9 +70,10 @@ TEST(Catalog, ConditionalPointsSayWhen) {
 }
 
 TEST(Catalog, PlannedPointsAreDeclared) {
-  for (const bool quick : {false, true}) {
+  for (const auto [quick, full] : {std::pair{false, false}, {true, false}, {false, true}}) {
     PlanInput in;
     in.quick = quick;
+    in.full = full;
     for (const Declaration& d : declarations()) {
       // Hidden ones too: the gpu suite checks every experiment's records against its plan.
       ASSERT_TRUE(d.plan) << d.name << " plans no points";
@@ -85,6 +86,22 @@ TEST(Catalog, PlannedPointsAreDeclared) {
         for (const std::string& metric : p.metrics)
           EXPECT_NE(d.find_metric(metric), nullptr) << d.name << " plans undeclared " << metric;
       }
+    }
+  }
+}
+
+// `apod run --full` adds the long sweeps' points and keeps every default point (same params,
+// same metrics, same condition): a --full run's default points compare with any default run's.
+TEST(Catalog, AFullRunKeepsEveryDefaultPoint) {
+  PlanInput standard, full;
+  full.full = true;
+  for (const Declaration& d : declarations()) {
+    const std::vector<PlannedPoint> wide = d.plan(full);
+    for (const PlannedPoint& p : d.plan(standard)) {
+      const bool kept = std::any_of(wide.begin(), wide.end(), [&](const PlannedPoint& q) {
+        return q.params == p.params && q.metrics == p.metrics && q.when == p.when;
+      });
+      EXPECT_TRUE(kept) << d.name << " drops a default point under --full: " << p.params.dump();
     }
   }
 }
