@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <climits>
 #include <cmath>
-#include <map>
 #include <stdexcept>
 
 namespace apod::occupancy {
@@ -128,12 +127,17 @@ Achieved achieved_occupancy(const std::vector<WarpSpan>& warps, int max_warps_pe
     throw std::invalid_argument("achieved_occupancy: no warps");
   if (max_warps_per_sm <= 0)
     throw std::invalid_argument("achieved_occupancy: max warps per SM not positive");
+  // Bucketed by SM id (a few hundred at most): each SM's events sort on their own, so a launch of
+  // 10^5 warps takes a few milliseconds.
+  uint32_t top = 0;
+  for (const WarpSpan& w : warps)
+    top = std::max(top, w.sm);
   struct Sm {
     uint64_t first = UINT64_MAX, last = 0;
     double warp_cycles = 0;
     std::vector<std::pair<uint64_t, int>> events; // (+1 at start, -1 at end)
   };
-  std::map<uint32_t, Sm> sms;
+  std::vector<Sm> sms(size_t(top) + 1);
   for (const WarpSpan& w : warps) {
     if (w.end < w.start)
       throw std::invalid_argument("achieved_occupancy: a warp ends before it starts");
@@ -146,7 +150,10 @@ Achieved achieved_occupancy(const std::vector<WarpSpan>& warps, int max_warps_pe
   }
   Achieved a;
   double warp_cycles = 0, sm_cycles = 0;
-  for (auto& [id, s] : sms) {
+  for (Sm& s : sms) {
+    if (s.events.empty())
+      continue;
+    ++a.sms;
     warp_cycles += s.warp_cycles;
     sm_cycles += double(s.last - s.first);
     // Ends sort before starts at the same cycle: a warp that leaves as another arrives is not
@@ -156,7 +163,6 @@ Achieved achieved_occupancy(const std::vector<WarpSpan>& warps, int max_warps_pe
     for (const auto& e : s.events)
       a.max_resident_warps = std::max(a.max_resident_warps, now += e.second);
   }
-  a.sms = int(sms.size());
   a.occupancy = sm_cycles > 0 ? warp_cycles / sm_cycles / max_warps_per_sm : 0.0;
   return a;
 }

@@ -155,7 +155,7 @@ SpillKernel spill_kernel(int min_blocks) {
 namespace apod {
 namespace {
 
-constexpr double point_time_cap_s = 0.06;        // ~24 points: ~1.5 s at most, with checks
+constexpr double point_time_cap_s = 0.04;        // 24 points: ~1 s of sampling at most
 constexpr double quick_point_time_cap_s = 0.008; // --quick
 constexpr size_t copy_float4s = size_t(1) << 22; // 64 MiB each way
 constexpr size_t quick_copy_float4s = size_t(1) << 20;
