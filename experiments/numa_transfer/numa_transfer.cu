@@ -122,8 +122,8 @@ void run(ExperimentContext& ctx) {
     const Timed at_far = transfer(ctx, *far, device, h2d, stream.get());
     for (const auto& [where, timed, buffer] :
          {std::tuple{"near", &at_near, &*near}, std::tuple{"far", &at_far, &*far}}) {
-      json extra = {{"numa_node", buffer->memory().node()},
-                    {"gpu_numa_node", gpu_node},
+      json extra = {{"host_memory_node", buffer->memory().node()},
+                    {"gpu_node", gpu_node},
                     {"node_distance", nodes.distance},
                     {keys::bytes_moved, double(bytes)},
                     {keys::words_wrong, timed->wrong}};
@@ -139,8 +139,8 @@ void run(ExperimentContext& ctx) {
     ctx.record(make_measurement(
         {{numa::direction.key, way}, {numa::bytes.key, bytes}}, numa::far_over_near,
         Series::zip(at_far.gbs, at_near.gbs, [](double f, double n) { return f / n; }), wrong == 0,
-        {{"numa_node", nodes.far},
-         {"gpu_numa_node", gpu_node},
+        {{"host_memory_node", nodes.far},
+         {"gpu_node", gpu_node},
          {"node_distance", nodes.distance},
          {keys::words_wrong, wrong}}));
   }
