@@ -94,7 +94,8 @@ double ms_since(std::chrono::steady_clock::time_point start) {
 
 /// The buffers, the streams and the work each stream does, with its check.
 struct Rig {
-  size_t words; // 8-byte words per buffer
+  size_t words;        // 8-byte words per copy buffer
+  size_t kernel_words; // 8-byte words of the kernel's input and output
   int blocks;
   int passes = 1;
   PinnedBuffer<uint64_t> h2d_src, d2h_dst;
@@ -102,26 +103,27 @@ struct Rig {
   OwnedStream origin, h2d_stream, d2h_stream, kernel_stream;
   uint64_t sample = 0; // every timed or untimed run of any work takes the next number
 
-  Rig(size_t bytes, int sm_count)
-      : words(bytes / sizeof(uint64_t)), blocks(sm_count * 8),
-        h2d_src(words + offset_slots * offset_step_words), d2h_dst(words), h2d_dst(words),
-        d2h_src(words), kernel_src(words), kernel_dst(words) {
+  Rig(size_t bytes, size_t kernel_bytes, int sm_count)
+      : words(bytes / sizeof(uint64_t)), kernel_words(kernel_bytes / sizeof(uint64_t)),
+        blocks(sm_count * 8), h2d_src(words + offset_slots * offset_step_words), d2h_dst(words),
+        h2d_dst(words), d2h_src(words), kernel_src(kernel_words), kernel_dst(kernel_words) {
     parallel_count(h2d_src.size(), [&](size_t b, size_t e) {
       for (size_t i = b; i < e; ++i)
         h2d_src[i] = fill_value(h2d_seed, i);
       return size_t(0);
     });
-    fill_device(kernel_src.get(), words, kernel_seed);
+    fill_device(kernel_src.get(), kernel_words, kernel_seed);
     APOD_CUDA(cudaDeviceSynchronize());
   }
   size_t bytes() const { return words * sizeof(uint64_t); }
+  size_t kernel_bytes() const { return kernel_words * sizeof(uint64_t); }
   size_t offset(uint64_t r) const { return (r % offset_slots) * offset_step_words; }
 
   /// Poisons the outputs of sample r and refills the D2H source with r's pattern (untimed).
   void prepare(uint64_t r) {
     const int poison = int(0x5A ^ (r & 0xFF));
     APOD_CUDA(cudaMemset(h2d_dst.get(), poison, bytes()));
-    APOD_CUDA(cudaMemset(kernel_dst.get(), poison, bytes()));
+    APOD_CUDA(cudaMemset(kernel_dst.get(), poison, kernel_bytes()));
     fill_device(d2h_src.get(), words, d2h_seed + r);
     APOD_CUDA(cudaDeviceSynchronize());
   }
@@ -132,12 +134,13 @@ struct Rig {
   void d2h(cudaStream_t s) {
     APOD_CUDA(cudaMemcpyAsync(d2h_dst.get(), d2h_src.get(), bytes(), cudaMemcpyDeviceToHost, s));
   }
-  /// `count` passes of the kernel from `src` into kernel_dst, keyed by sample r.
-  void kernel(uint64_t r, int count, const uint64_t* src, cudaStream_t s) {
+  /// `count` passes of the kernel over the first `n` words of `src` into kernel_dst, keyed by
+  /// sample r.
+  void kernel(uint64_t r, int count, const uint64_t* src, size_t n, cudaStream_t s) {
     for (int p = 0; p < count; ++p) {
       xor_copy_kernel<<<blocks, threads_per_block, 0, s>>>(
           reinterpret_cast<ulonglong2*>(kernel_dst.get()), reinterpret_cast<const ulonglong2*>(src),
-          words / 2, pass_key(r, p));
+          n / 2, pass_key(r, p));
       APOD_CUDA_LAUNCH();
     }
   }
@@ -155,10 +158,11 @@ struct Rig {
       return bad;
     });
   }
-  /// The kernel's output after `count` passes over `expected_input` (the rule of its input).
-  uint64_t kernel_wrong(uint64_t r, int count, ShiftedFill expected_input) {
+  /// The kernel's first `n` output words after `count` passes over `expected_input` (the rule
+  /// of its input).
+  uint64_t kernel_wrong(uint64_t r, int count, ShiftedFill expected_input, size_t n) {
     expected_input.key ^= pass_key(r, count - 1);
-    const OutputCheck c = check_output(kernel_dst.get(), words, expected_input);
+    const OutputCheck c = check_output(kernel_dst.get(), n, expected_input);
     return c.device_wrong + c.host_wrong;
   }
 };
@@ -207,7 +211,7 @@ ConfigRun run_config(const ExperimentContext& ctx, Rig& rig, const DeviceConfig&
     }
     if (c.kernel) {
       fork(rig.kernel_stream.get(), k_start);
-      rig.kernel(r, rig.passes, rig.kernel_src.get(), rig.kernel_stream.get());
+      rig.kernel(r, rig.passes, rig.kernel_src.get(), rig.kernel_words, rig.kernel_stream.get());
       join(rig.kernel_stream.get(), k_stop);
     }
     APOD_CUDA(cudaEventRecord(stop.get(), s0));
@@ -248,7 +252,8 @@ ConfigRun run_config(const ExperimentContext& ctx, Rig& rig, const DeviceConfig&
     if (c.d2h)
       out.d2h_wrong += rig.d2h_wrong(r);
     if (c.kernel)
-      out.kernel_wrong += rig.kernel_wrong(r, rig.passes, ShiftedFill{kernel_seed, 0, 0});
+      out.kernel_wrong +=
+          rig.kernel_wrong(r, rig.passes, ShiftedFill{kernel_seed, 0, 0}, rig.kernel_words);
   }
   APOD_CUDA(cudaGetLastError());
   finish_fixed(span, policy);
@@ -268,12 +273,12 @@ ConfigRun run_config(const ExperimentContext& ctx, Rig& rig, const DeviceConfig&
 /// One pass of the kernel alone, the median of five after one untimed.
 double pass_ms(Rig& rig) {
   const cudaStream_t s = rig.kernel_stream.get();
-  rig.kernel(0, 1, rig.kernel_src.get(), s);
+  rig.kernel(0, 1, rig.kernel_src.get(), rig.kernel_words, s);
   EventPair events;
   std::vector<double> ms;
   for (int i = 0; i < 5; ++i) {
     events.start(s);
-    rig.kernel(0, 1, rig.kernel_src.get(), s);
+    rig.kernel(0, 1, rig.kernel_src.get(), rig.kernel_words, s);
     events.stop(s);
     ms.push_back(events.elapsed_ms());
   }
@@ -302,7 +307,8 @@ json pcie_both_limit(const DeviceInfo& d) {
 
 void record_device_configs(ExperimentContext& ctx, const Rig& rig, const Recorded& rec,
                            const json& base) {
-  const double bytes = double(rig.bytes()), kernel_bytes = 2.0 * rig.passes * bytes;
+  const double bytes = double(rig.bytes()),
+               kernel_bytes = 2.0 * rig.passes * double(rig.kernel_bytes());
   const ConfigRun &h2d_alone = rec.of(configs::h2d), &d2h_alone = rec.of(configs::d2h),
                   &kernel_alone = rec.of(configs::kernel);
   const Series h2d_alone_gbs = bandwidth_gbs(h2d_alone.h2d, bytes),
@@ -387,11 +393,12 @@ void run_cpu_overlap(ExperimentContext& ctx, Rig& rig, double target_ms, const j
   // The guide's device part: the copy into the device buffer, then a kernel over it.
   const auto gpu_issue = [&](uint64_t r) {
     rig.h2d(r, s);
-    rig.kernel(r, 1, rig.h2d_dst.get(), s);
+    rig.kernel(r, 1, rig.h2d_dst.get(), rig.words, s);
   };
   uint64_t wrong = 0;
   const auto check_gpu = [&](uint64_t r) {
-    wrong += rig.h2d_wrong(r) + rig.kernel_wrong(r, 1, ShiftedFill{h2d_seed, rig.offset(r), 0});
+    wrong += rig.h2d_wrong(r) +
+             rig.kernel_wrong(r, 1, ShiftedFill{h2d_seed, rig.offset(r), 0}, rig.words);
   };
   for (int i = 0; i < policy.warmup; ++i) {
     const uint64_t r = rig.sample++;
@@ -498,8 +505,14 @@ void run_staged_check(ExperimentContext& ctx, const Recorded& rec, const json& b
 
 void run(ExperimentContext& ctx) {
   APOD_CUDA(cudaSetDevice(ctx.device.ordinal));
-  Rig rig(buffer_bytes(ctx.options.quick), std::max(1, ctx.device.sm_count));
+  // The kernel's buffers at least four times the L2, so that its passes run from DRAM also at
+  // --quick sizes.
+  const size_t copy_bytes = buffer_bytes(ctx.options.quick);
+  const size_t kernel_bytes =
+      std::max<size_t>(copy_bytes, (size_t(ctx.device.l2_bytes) * 4 + 4095) / 4096 * 4096);
+  Rig rig(copy_bytes, kernel_bytes, std::max(1, ctx.device.sm_count));
   const json base = {{"bytes", rig.bytes()},
+                     {"kernel_bytes", rig.kernel_bytes()},
                      {"copy_engines", ctx.device.copy_engines},
                      {"threads_per_block", threads_per_block},
                      {"blocks", rig.blocks}};
