@@ -41,6 +41,8 @@ double ms_per_gib(double pair_us, size_t bytes) {
 }
 
 int warmup_pairs(size_t bytes, int policy_warmup) {
+  if (bytes > conditional_bytes)
+    return 0;
   return bytes >= 64 * mib ? std::min(1, policy_warmup) : policy_warmup;
 }
 

@@ -46,7 +46,8 @@ bool per_gib_point(const Api& api, size_t bytes);
 double ms_per_gib(double pair_us, size_t bytes);
 
 /// Untimed allocate-and-free pairs before the samples: the policy's warm-up for small sizes, one
-/// from 64 MiB on (a 1 GiB pinned pair takes ~0.1 s; the earlier sizes warmed the driver's paths).
+/// from 64 MiB on, none above 256 MiB (a 1 GiB pinned pair may take ~0.3 s, and the smaller
+/// sizes before it have warmed the driver's paths).
 int warmup_pairs(size_t bytes, int policy_warmup);
 /// The least samples a point takes: 3 from 256 MiB on (each ~0.1 s pinned), else the policy's.
 int min_samples(size_t bytes, int policy_min);

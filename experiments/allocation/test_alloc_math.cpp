@@ -60,7 +60,8 @@ TEST(AllocMath, CostPerGiBOnlyFrom1MiBAndNeverForTheWarmPool) {
 
 TEST(AllocMath, LargePointsTakeFewerSamplesAndOneWarmUpWithinALongerCap) {
   EXPECT_EQ(warmup_pairs(4 * kib, 3), 3);
-  EXPECT_EQ(warmup_pairs(gib, 3), 1);
+  EXPECT_EQ(warmup_pairs(64 * mib, 3), 1);
+  EXPECT_EQ(warmup_pairs(gib, 3), 0);
   EXPECT_EQ(warmup_pairs(gib, 0), 0);
   EXPECT_EQ(min_samples(mib, 10), 10);
   EXPECT_EQ(min_samples(gib, 10), 3);
