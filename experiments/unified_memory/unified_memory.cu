@@ -99,18 +99,16 @@ constexpr int host = -1;
 
 class ManagedWords {
 public:
-  explicit ManagedWords(size_t n) : n_(n) {
+  explicit ManagedWords(size_t n) {
     APOD_CUDA(cudaMallocManaged(reinterpret_cast<void**>(&p_), n * sizeof(uint32_t)));
   }
   ~ManagedWords() { cudaFree(p_); }
   ManagedWords(const ManagedWords&) = delete;
   ManagedWords& operator=(const ManagedWords&) = delete;
   uint32_t* get() const { return p_; }
-  size_t bytes() const { return n_ * sizeof(uint32_t); }
 
 private:
   uint32_t* p_ = nullptr;
-  size_t n_ = 0;
 };
 
 struct FreeDeleter {
