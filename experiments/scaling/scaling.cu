@@ -12,9 +12,9 @@
 // processors), so where green contexts are missing the experiment is skipped with the reason.
 #include "core/experiment.hpp"
 #include "core/timing.cuh"
-#include "green_context.cuh"
 #include "record.hpp"
 #include "serial_phase.hpp"
+#include "sm_partitions.cuh"
 #include "workloads.cuh"
 
 #include <algorithm>

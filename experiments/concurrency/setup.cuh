@@ -1,0 +1,25 @@
+// What the concurrency experiment's two parts share: the batch's sizes and sampling, the calibrated
+// kernel length and the context created beside the primary one.
+#pragma once
+
+#include "core/experiment.hpp"
+#include "core/green_context.cuh"
+#include "kernels.cuh"
+
+namespace apod::concurrency {
+
+struct Setup {
+  int ordinal = 0;          ///< the device
+  int kernels = 128;        ///< kernels of a streams batch
+  int sharing_kernels = 32; ///< kernels in a row of each sharing workload
+  int steps = 0;            ///< chain steps of every kernel (calibrate_steps)
+  int warmup = 1;           ///< rounds not kept
+  int samples = 7;          ///< rounds kept
+};
+
+/// Two equal workloads sharing the GPU as two streams, two contexts (the primary and `created`)
+/// and two green contexts (where the driver has them); records the sharing points.
+void measure_sharing(ExperimentContext& ctx, Batch& batch, const Setup& setup,
+                     const CreatedContext& created);
+
+} // namespace apod::concurrency
