@@ -70,7 +70,7 @@ SweepPoint sweep_point(Batch& batch, const StreamSet& queues, int stream_count,
       continue;
     const auto w = batch.windows(n, [&](size_t k) { return int(k % size_t(stream_count)); });
     p.peak.add(double(peak_overlap(w)));
-    p.mean.add(mean_concurrency(w));
+    p.mean.add(span_ns(w) > 0 ? mean_concurrency(w) : 0.0); // no span: counted wrong above
     p.kernel_ns.push_back(batch.median_window_ns(n));
     p.span_ns.push_back(double(span_ns(w)));
   }
@@ -125,6 +125,8 @@ void run(ExperimentContext& ctx) {
       {"connections_source",
        variable ? std::string(connections_variable) + "=" + variable : std::string("default")}};
   sweep(ctx, batch, setup, primary, in_effect, primary_facts);
+  // Before any created context: a failure there cannot take these points with it.
+  measure_sharing_in_one_context(ctx, batch, setup);
 
   // A context created after setting the variable to another count (put back at once): if the
   // driver reads it when a context is created, this context's plateau is at the requested count
@@ -141,7 +143,7 @@ void run(ExperimentContext& ctx) {
     facts["connections_requested"] = requested;
     sweep(ctx, batch, setup, created, requested, facts);
   }
-  measure_sharing(ctx, batch, setup, *other);
+  measure_sharing_contexts(ctx, batch, setup, *other);
 }
 
 } // namespace

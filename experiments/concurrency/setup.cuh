@@ -17,9 +17,12 @@ struct Setup {
   int samples = 7;          ///< rounds kept
 };
 
-/// Two equal workloads sharing the GPU as two streams, two contexts (the primary and `created`)
-/// and two green contexts (where the driver has them); records the sharing points.
-void measure_sharing(ExperimentContext& ctx, Batch& batch, const Setup& setup,
-                     const CreatedContext& created);
+/// Two equal workloads sharing the GPU as two streams of the primary context and as two green
+/// contexts on disjoint SMs (where the driver has them); records those sharing points.
+void measure_sharing_in_one_context(ExperimentContext& ctx, Batch& batch, const Setup& setup);
+
+/// The same workloads as two ordinary contexts: the primary one and `created`.
+void measure_sharing_contexts(ExperimentContext& ctx, Batch& batch, const Setup& setup,
+                              const CreatedContext& created);
 
 } // namespace apod::concurrency

@@ -138,14 +138,12 @@ void measure_case(ExperimentContext& ctx, Batch& batch, const Setup& setup, cons
 
 } // namespace
 
-void measure_sharing(ExperimentContext& ctx, Batch& batch, const Setup& setup,
-                     const CreatedContext& created) {
-  const ContextStream first(nullptr), second(nullptr), other(created.get());
-  measure_case(ctx, batch, setup, two_streams, {first.get(), nullptr}, {second.get(), nullptr},
-               false, json::object());
-  measure_case(ctx, batch, setup, two_contexts, {first.get(), nullptr},
-               {other.get(), created.get()}, true, json::object());
-
+void measure_sharing_in_one_context(ExperimentContext& ctx, Batch& batch, const Setup& setup) {
+  {
+    const ContextStream first(nullptr), second(nullptr);
+    measure_case(ctx, batch, setup, two_streams, {first.get(), nullptr}, {second.get(), nullptr},
+                 false, json::object());
+  }
   // Two green contexts of the smallest partition each (8 SMs on Hopper), disjoint by the split.
   std::vector<std::unique_ptr<SmPartition>> parts;
   try {
@@ -162,6 +160,13 @@ void measure_sharing(ExperimentContext& ctx, Batch& batch, const Setup& setup,
   measure_case(ctx, batch, setup, two_green_contexts, {parts[0]->stream(), nullptr},
                {parts[1]->stream(), nullptr}, false,
                {{"sm_groups", {parts[0]->sm_count(), parts[1]->sm_count()}}});
+}
+
+void measure_sharing_contexts(ExperimentContext& ctx, Batch& batch, const Setup& setup,
+                              const CreatedContext& created) {
+  const ContextStream first(nullptr), other(created.get());
+  measure_case(ctx, batch, setup, two_contexts, {first.get(), nullptr},
+               {other.get(), created.get()}, true, json::object());
 }
 
 } // namespace apod::concurrency
