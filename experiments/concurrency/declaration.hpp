@@ -52,7 +52,9 @@ inline const Metric overlap{.name = "cross_overlap",
                             .unit = "1",
                             .direction = Direction::higher,
                             .metric_class = MetricClass::derived,
-                            .title = "share of the time both workloads ran at once"};
+                            .title = "share of the time both workloads ran at once",
+                            // Two time-sliced contexts may never run at once: 0 is a figure.
+                            .zero_is_a_value = true};
 
 /// The stream counts swept: 1, 2, 4, ..., 64.
 const std::vector<int>& stream_counts();
