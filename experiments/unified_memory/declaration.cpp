@@ -89,8 +89,10 @@ APOD_DECLARE(Declaration{
         "over the link, no migration), host threads reading what a kernel wrote (the host's page "
         "faults migrate it back), and, where the device has pageable memory access, a kernel on "
         "plain malloc memory. Kernel and prefetch times are CUDA events, the host's read "
-        "steady_clock; the rounds that rewrite the buffer take a fixed 5 samples after one "
-        "untimed round. Each block's sum and each word the host reads is checked against the "
+        "steady_clock; the rounds that rewrite the buffer take a fixed 5 samples (the first "
+        "touch after one untimed round, each round starting from the same placement), and the "
+        "L2 is flushed before every read of pages on the device. Each block's sum and each word "
+        "the host reads is checked against the "
         "host's pattern. ratio_to_reference: the figure over the run's achievable DRAM read peak "
         "(pages on the device) or host_transfer's pinned rate in the same direction (earlier in "
         "the run).",
