@@ -14,11 +14,12 @@ const std::vector<Api>& apis() {
   return all;
 }
 
-std::vector<size_t> sizes(bool quick, bool full) {
+std::vector<size_t> sizes(const Api& api, bool quick, bool full) {
   if (quick)
     return {4 * kib, mib, 16 * mib};
   if (!full)
-    return {4 * kib, mib, 64 * mib, gib};
+    return api.host ? std::vector<size_t>{4 * kib, mib, 64 * mib}
+                    : std::vector<size_t>{4 * kib, mib, 64 * mib, gib};
   std::vector<size_t> all;
   for (size_t b = 4 * kib; b <= gib; b *= 4)
     all.push_back(b);
@@ -41,18 +42,18 @@ double ms_per_gib(double pair_us, size_t bytes) {
 }
 
 int warmup_pairs(size_t bytes, int policy_warmup) {
-  if (bytes > conditional_bytes)
-    return 0;
   return bytes >= 64 * mib ? std::min(1, policy_warmup) : policy_warmup;
 }
 
-int min_samples(size_t bytes, int policy_min) {
-  return bytes >= 256 * mib ? std::min(3, policy_min) : policy_min;
+int min_samples(double pair_s, double cap_s, int policy_min) {
+  if (pair_s <= 0)
+    return policy_min;
+  const double fit = cap_s / pair_s;
+  return std::max(3, std::min(policy_min, fit < policy_min ? int(fit) : policy_min));
 }
 
 double point_cap_s(size_t bytes, double policy_cap_s) {
-  const double cap = bytes < 64 * mib ? 0.05 : bytes <= 256 * mib ? 0.15 : 0.4;
-  return std::min(cap, policy_cap_s);
+  return std::min(bytes < 64 * mib ? 0.05 : 0.15, policy_cap_s);
 }
 
 uint8_t pattern_byte(size_t i) {

@@ -26,9 +26,11 @@ struct Api {
 /// trimmed to nothing): Best Practices Guide 9.1.1 and 9.3.
 const std::vector<Api>& apis();
 
-/// The sizes measured. Default: 4 KiB, 1 MiB, 64 MiB and 1 GiB; full: 4 KiB to 1 GiB in powers
-/// of 4 (the default's sizes among them); quick: 4 KiB, 1 MiB, 16 MiB.
-std::vector<size_t> sizes(bool quick, bool full);
+/// The sizes measured for `api`. Default: 4 KiB, 1 MiB, 64 MiB, and 1 GiB for the device
+/// allocators; the host ones stop at 64 MiB (pinning 1 GiB took 0.7 s a pair on the first H100
+/// run, 2.2 s for three samples, and cost the same per GiB as 64 MiB). Full: 4 KiB to 1 GiB in
+/// powers of 4 for every allocator (the default's sizes among them); quick: 4 KiB, 1 MiB, 16 MiB.
+std::vector<size_t> sizes(const Api& api, bool quick, bool full);
 
 /// Sizes above this are planned with a condition: they are measured only where safe_size holds.
 inline constexpr size_t conditional_bytes = 256 * mib;
@@ -46,12 +48,14 @@ bool per_gib_point(const Api& api, size_t bytes);
 double ms_per_gib(double pair_us, size_t bytes);
 
 /// Untimed allocate-and-free pairs before the samples: the policy's warm-up for small sizes, one
-/// from 64 MiB on, none above 256 MiB (a 1 GiB pinned pair may take ~0.3 s, and the smaller
-/// sizes before it have warmed the driver's paths).
+/// from 64 MiB on (the smaller sizes before it warmed the driver's paths); the last one's time
+/// sets the point's least samples (min_samples).
 int warmup_pairs(size_t bytes, int policy_warmup);
-/// The least samples a point takes: 3 from 256 MiB on (each ~0.1 s pinned), else the policy's.
-int min_samples(size_t bytes, int policy_min);
-/// A point's time cap in seconds: 0.05 under 64 MiB, 0.15 to 256 MiB, 0.4 above, never over the
+/// The least samples a point takes: the policy's, fewer where that many pairs of `pair_s` each
+/// would overrun the point's cap, never under 3 (a 64 MiB cudaHostAlloc pair takes ~40 ms).
+/// pair_s <= 0 (not measured): the policy's.
+int min_samples(double pair_s, double cap_s, int policy_min);
+/// A point's time cap in seconds: 0.05 under 64 MiB, 0.15 from 64 MiB on, never over the
 /// policy's (about 20 points in 3 s).
 double point_cap_s(size_t bytes, double policy_cap_s);
 

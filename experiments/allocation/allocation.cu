@@ -227,13 +227,16 @@ struct Point {
 void measure(ExperimentContext& ctx, Context& c, const Api& api, size_t bytes) {
   SamplingPolicy policy = ctx.options.sampling;
   policy.max_point_s = alloc::point_cap_s(bytes, policy.max_point_s);
-  policy.min_samples = alloc::min_samples(bytes, policy.min_samples);
   const size_t free_before = device_free_bytes();
   Point point(c, api, bytes);
   if (api.name == "pool_warm") // the pool holds the size before the first sample
     point.pair();
-  for (int i = 0; i < alloc::warmup_pairs(bytes, policy.warmup); ++i)
-    point.pair();
+  double pair_s = 0;
+  for (int i = 0; i < alloc::warmup_pairs(bytes, policy.warmup); ++i) {
+    const auto [a, f] = point.pair();
+    pair_s = (a + f) / 1e6;
+  }
+  policy.min_samples = alloc::min_samples(pair_s, policy.max_point_s, policy.min_samples);
 
   in_flight::PointScope scope;
   AdaptiveSampler sampler(policy);
@@ -269,6 +272,8 @@ void measure(ExperimentContext& ctx, Context& c, const Api& api, size_t bytes) {
   };
   ctx.record(make_measurement(params, alloc::alloc_time, call_series(alloc_us), verified, extra));
   ctx.record(make_measurement(params, alloc::free_time, call_series(free_us), verified, extra));
+  if (api.name == "host_alloc" && bytes == 64 * alloc::mib) // pinning: 'heavyweight' (9.1.1)
+    extra[keys::headline] = true;
   if (alloc::per_gib_point(api, bytes))
     ctx.record(make_measurement(params, alloc::time_per_gib, Series(pair_ms).map([&](double ms) {
       return alloc::ms_per_gib(ms * 1000.0, bytes);
@@ -286,7 +291,7 @@ void run(ExperimentContext& ctx) {
     const bool pool = api.name == "pool_warm" || api.name == "pool_cold";
     if (pool && !pools)
       continue;
-    for (const size_t bytes : alloc::sizes(ctx.options.quick, ctx.options.full))
+    for (const size_t bytes : alloc::sizes(api, ctx.options.quick, ctx.options.full))
       if (alloc::safe_size(api, bytes, device_free, host_available))
         measure(ctx, c, api, bytes);
   }

@@ -13,7 +13,7 @@ namespace {
 std::vector<PlannedPoint> plan(const PlanInput& in) {
   std::vector<PlannedPoint> points;
   for (const Api& a : apis())
-    for (const size_t size : sizes(in.quick, in.full)) {
+    for (const size_t size : sizes(a, in.quick, in.full)) {
       PlannedPoint p{{{api.key, a.name}, {bytes.key, size}}, {alloc_time.name, free_time.name}};
       if (per_gib_point(a, size))
         p.metrics.push_back(time_per_gib.name);
@@ -56,8 +56,9 @@ APOD_DECLARE(Declaration{
     .title = "Allocation: pinned host memory, cudaMalloc and the stream-ordered pool",
     .description =
         "The host time (steady_clock around each call) of allocating and of freeing, per "
-        "allocator and size (4 KiB, 1 MiB, 64 MiB, 1 GiB; --full: 4 KiB to 1 GiB in powers of "
-        "4): cudaHostAlloc + cudaFreeHost; cudaHostRegister + cudaHostUnregister of memory "
+        "allocator and size (4 KiB, 1 MiB, 64 MiB, and 1 GiB for the device allocators; "
+        "--full: 4 KiB to 1 GiB in powers of 4 for all): cudaHostAlloc + cudaFreeHost; "
+        "cudaHostRegister + cudaHostUnregister of memory "
         "allocated with aligned_alloc and touched once; cudaMalloc + cudaFree; cudaMallocAsync + "
         "cudaFreeAsync on a stream from the device's default pool, warm (its release threshold "
         "raised so freed memory stays in the pool, one pair before the samples) and cold (the "
@@ -84,6 +85,7 @@ APOD_DECLARE(Declaration{
                {"probe_bytes_checked", "bytes read back from the allocations"},
                {"device_free_change_bytes", "free device memory after the point less before"},
                {"pool_release_threshold", "the pool's release threshold during the point"}},
+    .headline = time_per_gib.name, // the point marked headline: cudaHostAlloc at 64 MiB
     .charts = {call_chart(alloc_time, "allocating call's time"),
                call_chart(free_time, "freeing call's time"), per_gib_chart()},
     .plan = plan,

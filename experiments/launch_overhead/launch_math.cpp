@@ -20,7 +20,7 @@ int kernels_per_sample(const Method& m, bool quick) {
     return quick ? 20 : 100; // ~10 us each: ~1 ms a sample
   if (m.name == "stream_submit")
     return quick ? 64 : 256;
-  const int batch = quick ? 200 : 1000;
+  const int batch = quick ? 100 : 200;
   if (m.graph())
     return std::max(1, batch / m.kernels_per_call) * m.kernels_per_call;
   return batch;

@@ -30,11 +30,13 @@ inline constexpr int graph_sizes[] = {10, 100, 1000};
 /// cluster).
 inline constexpr int cluster_blocks = 2;
 
-/// Kernels per timed sample of a method: enough that the events' ~0.5 us resolution and a
-/// sample's fixed cost (event record, steady_clock read) are under 1% of it, few enough that a
-/// sample stays under about 1 ms. Graphs: whole graph launches adding up to about 1000 kernels
-/// (quick: 200). Host submit stays at 256, under the launch queue's depth (~1000 pending
-/// launches), past which the host would wait for the GPU and time its execution instead.
+/// Kernels per timed sample of a method: 200 (quick: 100) back to back, ~0.7 ms on an H100, so
+/// the events' ~0.5 us resolution is under 0.1% of a sample and a point's 0.15 s holds ~200
+/// samples for the median (1000 a sample gave 28 samples and a noisy median on the first H100
+/// run). Graphs: whole graph launches adding up to that, at least one (graph_1000: 1000). A
+/// round trip: 100 (quick: 20), ~1 ms. Host submit: 256 (quick: 64), under the launch queue's
+/// depth (~1000 pending launches), past which the host would wait for the GPU and time its
+/// execution instead.
 int kernels_per_sample(const Method& m, bool quick);
 
 /// Graph launches per sample: kernels_per_sample / nodes, at least 1.

@@ -59,8 +59,9 @@ TEST(LaunchMath, ABatchIsAWholeNumberOfGraphLaunches) {
       EXPECT_EQ(graph_launches_per_sample(m, quick) * m.kernels_per_call, k) << m.name;
     }
   EXPECT_EQ(kernels_per_sample(find("graph_1000"), true), 1000); // never under one graph
-  EXPECT_EQ(kernels_per_sample(find("graph_10"), false), 1000);
-  EXPECT_EQ(kernels_per_sample(find("stream"), false), 1000);
+  EXPECT_EQ(kernels_per_sample(find("graph_1000"), false), 1000);
+  EXPECT_EQ(kernels_per_sample(find("graph_10"), false), 200);
+  EXPECT_EQ(kernels_per_sample(find("stream"), false), 200);
 }
 
 TEST(LaunchMath, HostSubmitStaysUnderTheLaunchQueueDepth) {
