@@ -91,7 +91,10 @@ Chart guide_chart() {
       "row) reproduces the example on any SM with 64 Ki registers and 64 warps; the guide's "
       "figures are drawn as published. Dashed: the occupancy API, which apod's own arithmetic "
       "equals at every point (a point where they differ fails). Dots: achieved occupancy, each "
-      "warp's resident cycles on its SM over the SM's busy cycles.");
+      "warp's resident cycles on its SM over the SM's busy cycles. The traces also show the "
+      "most warps resident at once (extra.max_resident_warps_seen): with 320-thread blocks "
+      "the first H100 run saw 48, not the API's 4 x 10 = 40: a block starts while the last "
+      "warps of another still run, registers being held per warp.");
   c.published_metrics = {theoretical.name};
   return c;
 }
@@ -167,6 +170,7 @@ APOD_DECLARE(Declaration{
                {"model_registers_per_warp", "registers allocated per warp (rounded to 256)"},
                {"model_shared_per_block", "shared bytes allocated per block (with reserve)"},
                {"model_agrees_with_api", "apod's blocks per SM equal the occupancy API's"},
+               {"model_warp_capacity", "most warps resident at once, blocks partly done"},
                {"table_agrees_with_device", "the compute-capability table equals the attributes"},
                {"guide_37_registers", "the guide's 37 registers at this block size here"},
                {"in_guide_register_band", "33-40 registers: the guide's 1280 per warp"},

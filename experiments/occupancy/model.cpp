@@ -77,6 +77,7 @@ Occupancy theoretical_occupancy(const SmLimits& l, const KernelResources& k) {
   // from one sub-partition's quarter of the file: whole warps per quarter, times 4.
   o.registers_per_warp =
       int(round_up(int64_t(k.registers_per_thread) * l.warp_size, l.register_allocation_unit));
+  int register_warps = INT_MAX; // warps the register file holds, whole warps per sub-partition
   if (o.registers_per_warp == 0) {
     o.by_registers = INT_MAX;
   } else {
@@ -92,7 +93,8 @@ Occupancy theoretical_occupancy(const SmLimits& l, const KernelResources& k) {
     } else {
       const int per_partition =
           (l.registers_per_sm / l.register_sub_partitions) / o.registers_per_warp;
-      o.by_registers = per_partition * l.register_sub_partitions / o.warps_per_block;
+      register_warps = per_partition * l.register_sub_partitions;
+      o.by_registers = register_warps / o.warps_per_block;
     }
   }
 
@@ -118,6 +120,13 @@ Occupancy theoretical_occupancy(const SmLimits& l, const KernelResources& k) {
   else
     o.limiter = "warps";
   o.resident_warps = o.blocks_per_sm * o.warps_per_block;
+  const auto warps_of = [&](int blocks) {
+    return blocks >= INT_MAX / o.warps_per_block ? INT_MAX : blocks * o.warps_per_block;
+  };
+  o.warp_capacity = o.blocks_per_sm == 0
+                        ? 0
+                        : std::min({l.max_warps_per_sm(), register_warps, warps_of(o.by_shared),
+                                    warps_of(o.by_block_limit)});
   o.occupancy = double(o.resident_warps) / l.max_warps_per_sm();
   return o;
 }

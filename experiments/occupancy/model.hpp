@@ -57,7 +57,14 @@ struct Occupancy {
   int64_t shared_per_block = 0; ///< static + dynamic + reserved, rounded up to the unit
   int resident_warps = 0;       ///< blocks_per_sm x warps_per_block
   double occupancy = 0;         ///< resident warps / max warps per SM (10.1)
-  std::string limiter;          ///< "warps", "blocks", "registers" or "shared memory"
+  /// The most warps an SM can hold at once counting blocks that are partly done: registers are
+  /// held per warp (each sub-partition whole warps' worth), block slots and shared memory per
+  /// block. A block may start while the last warps of another still run, so more warps than
+  /// resident_warps can be seen at once: on an H100, 48 warps of 320-thread blocks at 36
+  /// registers, where the API's 4 whole blocks are 40 (the first device run). min(max warps,
+  /// register-limited warps, blocks by shared memory x warps per block, block limit x warps).
+  int warp_capacity = 0;
+  std::string limiter; ///< "warps", "blocks", "registers" or "shared memory"
 };
 
 /// Theoretical occupancy of a launch (Best Practices Guide 10.1.1; the occupancy calculator's

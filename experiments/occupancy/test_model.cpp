@@ -64,6 +64,20 @@ TEST(OccupancyModel, WholeWarpsPerSubPartitionNotPerRegisterFile) {
   EXPECT_EQ(theoretical_occupancy(cc(9, 0), {256, 44}).blocks_per_sm, 5);
 }
 
+TEST(OccupancyModel, WarpCapacityCountsRegistersPerWarpAndSharedMemoryPerBlock) {
+  // 36 registers (1280 per warp): 12 warps per sub-partition, 48 per SM, whatever the block
+  // size; the API's whole 320-thread blocks are 40 warps, but a block may start while another's
+  // last warps run (48 seen on an H100).
+  EXPECT_EQ(theoretical_occupancy(cc(9, 0), {320, 36}).warp_capacity, 48);
+  EXPECT_EQ(theoretical_occupancy(cc(9, 0), {320, 36}).resident_warps, 40);
+  EXPECT_EQ(theoretical_occupancy(cc(9, 0), {1024, 36}).warp_capacity, 48);
+  // Shared memory and block slots are held per block: 4 blocks of 8 warps, 32 blocks of 1.
+  EXPECT_EQ(theoretical_occupancy(cc(9, 0), {256, 18, 0, 48 * 1024}).warp_capacity, 32);
+  EXPECT_EQ(theoretical_occupancy(cc(9, 0), {32, 16}).warp_capacity, 32);
+  EXPECT_EQ(theoretical_occupancy(cc(9, 0), {256, 18}).warp_capacity, 64);
+  EXPECT_EQ(theoretical_occupancy(cc(9, 0), {1024, 255}).warp_capacity, 0);
+}
+
 TEST(OccupancyModel, TheBlockLimitBindsSmallBlocks) {
   const Occupancy o = theoretical_occupancy(cc(9, 0), {32, 16});
   EXPECT_EQ(o.blocks_per_sm, 32);

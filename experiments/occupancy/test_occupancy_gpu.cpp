@@ -33,7 +33,7 @@ TEST(OccupancyGpu, TheGuidesExampleAndEveryPointsArithmeticHoldOnThisDevice) {
     EXPECT_TRUE(m.ok()) << m.params.dump() << " " << m.error;
     const json& e = m.extra;
     std::printf("%-18s %-13s block %4d held %3d shared %3d KiB min %d: %10.3f  regs %s local %s "
-                "api %s model %s (%s) occ %s\n",
+                "api %s model %s (%s) occ %s seen %s of %s\n",
                 m.metric.c_str(), m.params[oc::study.key].get<std::string>().c_str(),
                 m.params[oc::block_size.key].get<int>(),
                 m.params[oc::held_registers.key].get<int>(),
@@ -43,7 +43,9 @@ TEST(OccupancyGpu, TheGuidesExampleAndEveryPointsArithmeticHoldOnThisDevice) {
                 e.value("api_blocks_per_sm", json()).dump().c_str(),
                 e.value("model_blocks_per_sm", json()).dump().c_str(),
                 e.value("model_limiter", json()).dump().c_str(),
-                e.value("model_occupancy", json()).dump().c_str());
+                e.value("model_occupancy", json()).dump().c_str(),
+                e.value("max_resident_warps_seen", json()).dump().c_str(),
+                e.value("model_warp_capacity", json()).dump().c_str());
     if (m.metric == oc::achieved.name) // residency traces sit inside each warp's residency
       EXPECT_LE(gpu_test::median_of(m), e.value("model_occupancy", 0.0) + 1e-9) << m.params;
   }
