@@ -135,7 +135,8 @@ APOD_DECLARE(Declaration{
         "(asyncEngineCount, extra.copy_engines). Three kinds of work on their own streams, each "
         "on 256 MiB buffers (16 MiB with --quick): a host-to-device copy from pinned memory, a "
         "device-to-host copy into pinned memory, and a device-memory-bound kernel (each pass "
-        "reads one buffer and writes another, 16-byte words; as many passes as make it last "
+        "reads one buffer and writes another, 16-byte words, each buffer the copies' size or "
+        "four times the L2 if larger, extra.kernel_bytes; as many passes as make it last "
         "about the H2D copy alone, extra.kernel_passes). config names what runs at once: each "
         "alone (h2d, d2h, kernel), both copies (h2d_d2h), the H2D copy beside the kernel "
         "(h2d_kernel), and all three (h2d_d2h_kernel). The streams fork from one origin stream "
@@ -148,7 +149,10 @@ APOD_DECLARE(Declaration{
         "directions alone. Every sample is checked: the H2D copy reads the pinned source from "
         "an offset that changes each sample and every word landed is compared on the device "
         "with the position's value; the D2H source is refilled each sample with a new seed and "
-        "every word is compared on the host; the kernel's output (its input xor a key of the "
+        "every word landed is compared by the device through the pinned buffer's mapping (the "
+        "first and last 4 Ki words again on the host; the CPU writes the H2D source only "
+        "through a copy and reads no more of the destination, so neither copy waits for lines "
+        "the cores hold); the kernel's output (its input xor a key of the "
         "sample and pass) is compared on the device. config cpu_overlap is the guide's example: "
         "cudaMemcpyAsync of the H2D buffer, a kernel pass over it, then cpuFunction() on the "
         "host, a chain of dependent 64-bit multiply-adds calibrated to last about as long as the "
@@ -170,7 +174,8 @@ APOD_DECLARE(Declaration{
     .metrics = {copy_bandwidth, total_copy_bandwidth, kernel_bandwidth, rate_ratio,
                 bidirectional_ratio, host_time_ms, overlap_fraction, staged_model_ms,
                 staged_residual},
-    .extras = {{"bytes", "bytes of each buffer (each copy, the kernel's input and output)"},
+    .extras = {{"bytes", "bytes of each copy"},
+               {"kernel_bytes", "bytes of the kernel's input and of its output"},
                {"copy_engines", "the device's asyncEngineCount"},
                {"kernel_passes", "the kernel's launches per sample, each one pass"},
                {"threads_per_block", "the kernel's block size"},
