@@ -51,16 +51,20 @@ struct SweepPoint {
   std::vector<double> kernel_ns, span_ns;
 };
 
-// Warm-up rounds, then `samples` rounds: the batch queued breadth first (kernel k on stream
-// k mod S), the gate opened, every stream synchronised, the windows read.
-SweepPoint sweep_point(Batch& batch, const StreamSet& queues, int stream_count,
+// Warm-up rounds, then `samples` rounds: the batch queued round robin (kernel k on stream
+// k mod S) or stream by stream (kernel k on stream k / (N / S)), the gate opened, every stream
+// synchronised, the windows read.
+SweepPoint sweep_point(Batch& batch, const StreamSet& queues, int stream_count, bool depth_first,
                        const Setup& setup) {
   SweepPoint p;
-  const size_t n = size_t(setup.kernels);
+  const size_t n = size_t(setup.kernels), per_stream = n / size_t(stream_count);
+  const auto stream_of = [&](size_t k) {
+    return depth_first ? k / per_stream : k % size_t(stream_count);
+  };
   for (int round = 0; round < setup.warmup + setup.samples; ++round) {
     batch.reset(n);
     for (size_t k = 0; k < n; ++k)
-      batch.launch(queues[k % size_t(stream_count)], uint32_t(k), setup.steps);
+      batch.launch(queues[stream_of(k)], uint32_t(k), setup.steps);
     batch.open();
     for (int s = 0; s < stream_count; ++s)
       APOD_CUDA(cudaStreamSynchronize(queues[size_t(s)]));
@@ -68,7 +72,7 @@ SweepPoint sweep_point(Batch& batch, const StreamSet& queues, int stream_count,
     p.timeouts += batch.gate_timeouts(n);
     if (round < setup.warmup)
       continue;
-    const auto w = batch.windows(n, [&](size_t k) { return int(k % size_t(stream_count)); });
+    const auto w = batch.windows(n, [&](size_t k) { return int(stream_of(k)); });
     p.peak.add(double(peak_overlap(w)));
     p.mean.add(span_ns(w) > 0 ? mean_concurrency(w) : 0.0); // no span: counted wrong above
     p.kernel_ns.push_back(batch.median_window_ns(n));
@@ -86,22 +90,26 @@ void sweep(ExperimentContext& ctx, Batch& batch, const Setup& setup, const char*
   const StreamSet queues(stream_counts().back());
   const std::optional<int> grids = resident_grid_limit(ctx.device.cc_major, ctx.device.cc_minor);
   const int resident_blocks = kernel_blocks_per_sm() * ctx.device.sm_count;
-  for (const int s : stream_counts()) {
-    const SweepPoint p = sweep_point(batch, queues, s, setup);
-    const bool ok = p.wrong == 0 && p.timeouts == 0;
-    json extra = connection_facts;
-    extra["elements_wrong"] = p.wrong;
-    extra["gate_timeouts"] = p.timeouts;
-    extra["kernels"] = setup.kernels;
-    extra["chain_steps"] = setup.steps;
-    extra["kernel_us"] = median(p.kernel_ns) / 1e3;
-    extra["span_us"] = median(p.span_ns) / 1e3;
-    extra["resident_grid_limit"] = grids ? json(*grids) : json(nullptr);
-    extra[keys::model] = concurrency_model(s, connections, setup.kernels, grids, resident_blocks);
-    const json params = {{context.key, context_name}, {streams.key, s}};
-    ctx.record(make_measurement(params, peak_kernels, p.peak, ok, extra));
-    ctx.record(make_measurement(params, mean_kernels, p.mean, ok, std::move(extra)));
-  }
+  for (const char* launch_order : {breadth_first, depth_first})
+    for (const int s : stream_counts()) {
+      const bool depth = launch_order == depth_first;
+      const SweepPoint p = sweep_point(batch, queues, s, depth, setup);
+      const bool ok = p.wrong == 0 && p.timeouts == 0;
+      json extra = connection_facts;
+      extra["elements_wrong"] = p.wrong;
+      extra["gate_timeouts"] = p.timeouts;
+      extra["kernels"] = setup.kernels;
+      extra["chain_steps"] = setup.steps;
+      extra["kernel_us"] = median(p.kernel_ns) / 1e3;
+      extra["span_us"] = median(p.span_ns) / 1e3;
+      extra["resident_grid_limit"] = grids ? json(*grids) : json(nullptr);
+      extra[keys::model] =
+          concurrency_model(s, connections, setup.kernels, grids, resident_blocks, depth);
+      const json params = {
+          {context.key, context_name}, {order.key, launch_order}, {streams.key, s}};
+      ctx.record(make_measurement(params, peak_kernels, p.peak, ok, extra));
+      ctx.record(make_measurement(params, mean_kernels, p.mean, ok, std::move(extra)));
+    }
 }
 
 void run(ExperimentContext& ctx) {

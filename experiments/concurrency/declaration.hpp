@@ -19,6 +19,13 @@ inline const Param context{
     .labels = {{"primary", "primary context (the process's connection count)"},
                {"created", "context created after setting CUDA_DEVICE_MAX_CONNECTIONS"}}};
 inline const Param streams{.key = "streams", .title = "streams"};
+/// The order the kernels are queued in: round robin over the streams (kernel k on stream k mod
+/// S: kernels next to each other in a hardware queue belong to different streams), or stream by
+/// stream (each stream's N / S kernels in a row: a queue holds one stream's dependent chain).
+inline const Param order{.key = "launch_order",
+                         .title = "launch order",
+                         .labels = {{"breadth_first", "round robin over the streams"},
+                                    {"depth_first", "stream by stream"}}};
 /// Two equal workloads sharing the GPU, each launched from its own host thread.
 inline const Param sharing{
     .key = "sharing",
@@ -29,6 +36,8 @@ inline const Param sharing{
 
 inline constexpr const char* primary = "primary";
 inline constexpr const char* created = "created";
+inline constexpr const char* breadth_first = "breadth_first";
+inline constexpr const char* depth_first = "depth_first";
 inline constexpr const char* two_streams = "two_streams";
 inline constexpr const char* two_contexts = "two_contexts";
 inline constexpr const char* two_green_contexts = "two_green_contexts";

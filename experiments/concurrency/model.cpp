@@ -117,10 +117,12 @@ std::optional<int> resident_grid_limit(int cc_major, int cc_minor) {
 }
 
 int concurrency_model(int streams, int connections, int kernels, std::optional<int> resident_grids,
-                      int resident_blocks) {
+                      int resident_blocks, bool depth_first) {
   if (streams < 1 || connections < 1 || kernels < 1 || resident_blocks < 1)
     throw std::invalid_argument("concurrency_model needs positive counts");
-  int m = std::min({streams, connections, kernels, resident_blocks});
+  int m = std::min({streams, kernels, resident_blocks});
+  if (depth_first)
+    m = std::min(m, connections);
   if (resident_grids)
     m = std::min(m, *resident_grids);
   return m;
@@ -143,6 +145,13 @@ ScopedEnvironmentVariable::~ScopedEnvironmentVariable() {
     ::setenv(name_.c_str(), saved_->c_str(), 1);
   else
     ::unsetenv(name_.c_str());
+}
+
+double side_by_side_overlap(double busy_a, double busy_b) {
+  if (busy_a < 0 || busy_a > 1 || busy_b < 0 || busy_b > 1)
+    throw std::invalid_argument("side_by_side_overlap: busy fractions lie in [0, 1]");
+  const double either = busy_a + busy_b - busy_a * busy_b;
+  return either > 0 ? busy_a * busy_b / either : 0.0;
 }
 
 } // namespace apod::concurrency

@@ -84,14 +84,23 @@ std::optional<int> resident_grid_limit(int cc_major, int cc_minor);
 /// round robin onto `streams` streams, run at once: each stream is a queue; streams share
 /// `connections` hardware queues, so at most that many queues' heads run (the Notes on CUDA);
 /// the device holds at most `resident_grids` grids (when known) and `resident_blocks` blocks.
+/// `depth_first`: each stream's kernels were queued in a row, so a queue holds one stream's
+/// dependent chain and the streams behind it wait (at most one kernel per connection). Round
+/// robin (not depth-first), neighbours in a queue are independent and start together, so the
+/// connections do not bind (the H100's first run: 32 at once on 32 streams with 8 connections).
 int concurrency_model(int streams, int connections, int kernels, std::optional<int> resident_grids,
-                      int resident_blocks);
+                      int resident_blocks, bool depth_first);
 
 /// The slowdown of two equal workloads run together over one alone: 1 where they run side by
 /// side (streams of one context; green contexts on disjoint SMs), 2 where the GPU time-slices
 /// them (two ordinary contexts: Best Practices Guide 10.6, "only one of these contexts can
 /// execute work at any given moment").
 double sharing_model(bool time_sliced);
+
+/// The share of the time two independent workloads, each running a kernel a fraction `busy_a`
+/// and `busy_b` of its span, both run one, over the time either does: a b / (a + b - a b). 1
+/// only with no gaps between a workload's kernels; 0 for either never busy.
+double side_by_side_overlap(double busy_a, double busy_b);
 
 /// Sets an environment variable for its lifetime and puts back what was there (the value, or
 /// unset), also when the code between throws.

@@ -107,7 +107,7 @@ void measure_case(ExperimentContext& ctx, Batch& batch, const Setup& setup, cons
                   const Side& a, const Side& b, bool time_sliced, json extra) {
   Series slow, both_overlap;
   size_t wrong = 0, timeouts = 0;
-  std::vector<double> alone_ns, both_ns;
+  std::vector<double> alone_ns, both_ns, alone_busy;
   for (int round = 0; round < setup.warmup + setup.samples; ++round) {
     const Round alone = run_sides(batch, {a}, setup);
     const Round both = run_sides(batch, {a, b}, setup);
@@ -117,6 +117,7 @@ void measure_case(ExperimentContext& ctx, Batch& batch, const Setup& setup, cons
       continue;
     const double t_alone = double(span_ns(alone.windows)), t_both = double(span_ns(both.windows));
     alone_ns.push_back(t_alone);
+    alone_busy.push_back(t_alone > 0 ? std::min(1.0, mean_concurrency(alone.windows)) : 0.0);
     both_ns.push_back(t_both);
     slow.add(t_alone > 0 ? t_both / t_alone : 0.0);
     both_overlap.add(cross_overlap(both.windows));
@@ -128,11 +129,13 @@ void measure_case(ExperimentContext& ctx, Batch& batch, const Setup& setup, cons
   extra["chain_steps"] = setup.steps;
   extra["alone_span_us"] = summarize(alone_ns).median / 1e3;
   extra["span_us"] = summarize(both_ns).median / 1e3;
+  const double busy = summarize(alone_busy).median;
+  extra["alone_busy_fraction"] = busy;
   const json params = {{sharing.key, name}};
   json slow_extra = extra;
   slow_extra[keys::model] = sharing_model(time_sliced);
   ctx.record(make_measurement(params, slowdown, slow, ok, std::move(slow_extra)));
-  extra[keys::model] = time_sliced ? 0.0 : 1.0;
+  extra[keys::model] = time_sliced ? 0.0 : side_by_side_overlap(busy, busy);
   ctx.record(make_measurement(params, overlap, both_overlap, ok, std::move(extra)));
 }
 

@@ -34,10 +34,12 @@ TEST(ConcurrencyGpu, StreamsRunKernelsSideBySideAndEveryPointVerifies) {
                 m.extra.contains(keys::model) ? m.extra[keys::model].dump().c_str() : "-",
                 m.extra.dump().substr(0, 400).c_str());
   }
-  const Measurement* one =
-      find(points, cc::peak_kernels.name, {{cc::context.key, cc::primary}, {cc::streams.key, 1}});
-  const Measurement* two =
-      find(points, cc::peak_kernels.name, {{cc::context.key, cc::primary}, {cc::streams.key, 2}});
+  const Measurement* one = find(
+      points, cc::peak_kernels.name,
+      {{cc::context.key, cc::primary}, {cc::order.key, cc::breadth_first}, {cc::streams.key, 1}});
+  const Measurement* two = find(
+      points, cc::peak_kernels.name,
+      {{cc::context.key, cc::primary}, {cc::order.key, cc::breadth_first}, {cc::streams.key, 2}});
   const Measurement* streams =
       find(points, cc::slowdown.name, {{cc::sharing.key, cc::two_streams}});
   ASSERT_TRUE(one && two && streams);

@@ -80,14 +80,29 @@ TEST(ConcurrencyModel, ConcurrencyIsTheSmallestOfStreamsConnectionsKernelsAndRes
   EXPECT_FALSE(resident_grid_limit(10, 0).has_value());
   EXPECT_FALSE(resident_grid_limit(7, 2).has_value());
   // H100: 132 SMs x 32 resident one-warp blocks.
-  EXPECT_EQ(concurrency_model(1, 8, 128, grids, 132 * 32), 1);
-  EXPECT_EQ(concurrency_model(4, 8, 128, grids, 132 * 32), 4);
-  EXPECT_EQ(concurrency_model(64, 8, 128, grids, 132 * 32), 8);
-  EXPECT_EQ(concurrency_model(64, 32, 128, grids, 132 * 32), 32);
-  EXPECT_EQ(concurrency_model(64, 32, 16, grids, 132 * 32), 16);
-  EXPECT_EQ(concurrency_model(256, 512, 1000, grids, 132 * 32), 128); // hypothetical counts
-  EXPECT_EQ(concurrency_model(64, 32, 128, std::nullopt, 20), 20);
-  EXPECT_THROW(concurrency_model(0, 8, 128, grids, 10), std::invalid_argument);
+  EXPECT_EQ(concurrency_model(1, 8, 128, grids, 132 * 32, true), 1);
+  EXPECT_EQ(concurrency_model(4, 8, 128, grids, 132 * 32, true), 4);
+  EXPECT_EQ(concurrency_model(64, 8, 128, grids, 132 * 32, true), 8);
+  EXPECT_EQ(concurrency_model(64, 32, 128, grids, 132 * 32, true), 32);
+  EXPECT_EQ(concurrency_model(64, 32, 16, grids, 132 * 32, true), 16);
+  EXPECT_EQ(concurrency_model(256, 512, 1000, grids, 132 * 32, true), 128); // hypothetical counts
+  EXPECT_EQ(concurrency_model(64, 32, 128, std::nullopt, 20, true), 20);
+  EXPECT_THROW(concurrency_model(0, 8, 128, grids, 10, true), std::invalid_argument);
+}
+
+TEST(ConcurrencyModel, RoundRobinQueuesAreNotBoundByTheConnections) {
+  // Neighbours in a queue belong to different streams: 64 streams on 8 connections, 64 at once.
+  EXPECT_EQ(concurrency_model(64, 8, 128, 128, 132 * 32, false), 64);
+  EXPECT_EQ(concurrency_model(16, 8, 128, 128, 132 * 32, false), 16);
+  EXPECT_EQ(concurrency_model(64, 8, 128, 128, 132 * 32, true), 8);
+}
+
+TEST(ConcurrencyModel, IndependentSideBySideWorkloadsOverlapByTheirBusyFractions) {
+  EXPECT_DOUBLE_EQ(side_by_side_overlap(1.0, 1.0), 1.0);
+  EXPECT_DOUBLE_EQ(side_by_side_overlap(0.5, 0.5), 0.25 / 0.75);
+  EXPECT_NEAR(side_by_side_overlap(0.93, 0.93), 0.8692, 1e-4); // the H100's 40 us kernels
+  EXPECT_DOUBLE_EQ(side_by_side_overlap(0.0, 0.0), 0.0);
+  EXPECT_THROW(side_by_side_overlap(1.2, 0.5), std::invalid_argument);
 }
 
 TEST(ConcurrencyModel, ContextsTimeSliceToTwiceTheTimeAndStreamsDoNot) {
@@ -112,11 +127,11 @@ TEST(ConcurrencyModel, TheVariableIsPutBackSetOrUnset) {
   ::unsetenv(name);
 }
 
-TEST(ConcurrencyDeclaration, ThePlanHasFourteenStreamPointsAndThreeSharingPoints) {
+TEST(ConcurrencyDeclaration, ThePlanHas28StreamPointsAndThreeSharingPoints) {
   const apod::Declaration* d = apod::find_declaration(experiment);
   ASSERT_NE(d, nullptr);
   const auto points = d->plan(apod::PlanInput{});
-  ASSERT_EQ(points.size(), 17u);
+  ASSERT_EQ(points.size(), 31u); // 2 contexts x 2 orders x 7 stream counts + 3
   int conditional = 0;
   for (const auto& p : points)
     conditional += !p.when.empty();
