@@ -495,10 +495,8 @@ void run_staged_check(ExperimentContext& ctx, const Recorded& rec, const json& b
                                         [](double beside, double alone) { return beside / alone; });
     for (const int n : staged_stream_counts()) {
       const auto chunk_ms =
-          n == 1 ? ctx.earlier_median(staged::experiment, staged::transfer_ms.name,
-                                      {{staged::mode.key, "alone"}})
-                 : ctx.earlier_median(staged::experiment, staged::chunk_transfer_ms.name,
-                                      {{staged::n_streams.key, n}, {staged::mode.key, "chunk"}});
+          ctx.earlier_median(staged::experiment, staged::chunk_transfer_ms.name,
+                             {{staged::n_streams.key, n}, {staged::mode.key, "chunk"}});
       const json staged_params = {{staged::n_streams.key, n}, {staged::mode.key, "staged"}};
       const auto total_ms =
           ctx.earlier_median(staged::experiment, staged::total_ms.name, staged_params);

@@ -58,7 +58,7 @@ size_t buffer_bytes(bool quick);
 
 /// The configurations whose H2D rate re-checks staged_copy's model.
 inline constexpr const char* staged_rate_configs[] = {configs::h2d_d2h_kernel, configs::h2d_kernel};
-/// staged_copy's nStreams (its declaration's stream_counts).
+/// staged_copy's nStreams over 1 (its declaration's stream_counts): the stages that overlap.
 const std::vector<int>& staged_stream_counts();
 /// When the staged re-check exists.
 inline constexpr const char* staged_when =
