@@ -2,11 +2,14 @@
 // shared/seeds/000_..., 10.5 "Concurrent Kernel Execution": kernels in different non-default
 // streams can run at the same time; the Notes on CUDA, seed 002: streams' requests fall into
 // CUDA_DEVICE_MAX_CONNECTIONS hardware queues, 8 by default, up to 32). 128 one-warp kernels are
-// queued round robin onto 1..64 streams behind a gate (so the host's launch rate does not limit
-// what runs at once), then released; each kernel's globaltimer window gives the most kernels
-// that ran at once and the mean. The primary context has the process's connection count; a
-// context created with cuCtxCreate after setting the variable to another count shows whether a
-// context reads it when it is created. sharing.cu measures contexts sharing the GPU (10.6).
+// queued onto 1..64 streams behind a gate (so the host's launch rate does not limit what runs at
+// once), round robin or stream by stream, then released; each kernel's globaltimer window gives
+// the most kernels that ran at once and the mean. Stream by stream, a queue holds one stream's
+// dependent chain and at most one kernel per connection runs; round robin, a queue's neighbours
+// are independent and start together (the first H100 run: 32 at once on 8 connections). The primary
+// context has the process's connection count; a context created with cuCtxCreate after setting the
+// variable to another count shows whether a context reads it when it is created. sharing.cu
+// measures contexts sharing the GPU (10.6).
 #include "core/series.hpp"
 #include "declaration.hpp"
 #include "setup.cuh"
@@ -20,7 +23,8 @@
 namespace apod::concurrency {
 namespace {
 
-constexpr double kernel_target_ns = 40e3;       // ~40 us: 16 waves of 8 at 64 streams, 0.64 ms
+// ~40 us: 16 waves of 8 kernels take 0.64 ms (stream by stream on 8 connections), one stream 5 ms.
+constexpr double kernel_target_ns = 40e3;
 constexpr double quick_kernel_target_ns = 10e3; // --quick
 constexpr const char* connections_variable = "CUDA_DEVICE_MAX_CONNECTIONS";
 
