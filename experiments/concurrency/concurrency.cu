@@ -72,13 +72,14 @@ SweepPoint sweep_point(Batch& batch, const StreamSet& queues, int stream_count, 
     batch.open();
     for (int s = 0; s < stream_count; ++s)
       APOD_CUDA(cudaStreamSynchronize(queues[size_t(s)]));
+    const uint8_t flags = round < setup.warmup ? 0 : setup.check_round();
     p.wrong += batch.count_wrong(n, setup.steps);
     p.timeouts += batch.gate_timeouts(n);
     if (round < setup.warmup)
       continue;
     const auto w = batch.windows(n, [&](size_t k) { return int(stream_of(k)); });
-    p.peak.add(double(peak_overlap(w)));
-    p.mean.add(span_ns(w) > 0 ? mean_concurrency(w) : 0.0); // no span: counted wrong above
+    p.peak.add(double(peak_overlap(w)), flags);
+    p.mean.add(span_ns(w) > 0 ? mean_concurrency(w) : 0.0, flags); // no span: counted wrong
     p.kernel_ns.push_back(batch.median_window_ns(n));
     p.span_ns.push_back(double(span_ns(w)));
   }
@@ -121,6 +122,7 @@ void run(ExperimentContext& ctx) {
   Setup setup;
   setup.ordinal = ctx.device.ordinal;
   setup.samples = ctx.options.quick ? 3 : 7;
+  setup.policy = &ctx.options.sampling;
   // Every kernel's memory first: it is freed last, after the contexts and streams.
   Batch batch(size_t(std::max(setup.kernels, 2 * setup.sharing_kernels)));
   {

@@ -111,6 +111,7 @@ void measure_case(ExperimentContext& ctx, Batch& batch, const Setup& setup, cons
   for (int round = 0; round < setup.warmup + setup.samples; ++round) {
     const Round alone = run_sides(batch, {a}, setup);
     const Round both = run_sides(batch, {a, b}, setup);
+    const uint8_t flags = round < setup.warmup ? 0 : setup.check_round(); // both runs
     wrong += alone.wrong + both.wrong;
     timeouts += alone.timeouts + both.timeouts;
     if (round < setup.warmup)
@@ -119,8 +120,8 @@ void measure_case(ExperimentContext& ctx, Batch& batch, const Setup& setup, cons
     alone_ns.push_back(t_alone);
     alone_busy.push_back(t_alone > 0 ? std::min(1.0, mean_concurrency(alone.windows)) : 0.0);
     both_ns.push_back(t_both);
-    slow.add(t_alone > 0 ? t_both / t_alone : 0.0);
-    both_overlap.add(cross_overlap(both.windows));
+    slow.add(t_alone > 0 ? t_both / t_alone : 0.0, flags);
+    both_overlap.add(cross_overlap(both.windows), flags);
   }
   const bool ok = wrong == 0 && timeouts == 0;
   extra["elements_wrong"] = wrong;
