@@ -62,7 +62,7 @@ Chart copy_chart() {
           "occupancy (512 threads per SM) is often sufficient'). One wave: SMs x the resident "
           "blocks the occupancy API allows (threads per SM, waves and occupancy in each row); "
           "8 waves: the guide's 'many more blocks than SMs' (10.3). Each point reads against "
-          "the run's copy peak (extra.fraction_of_achievable_peak)."});
+          "the run's achievable copy peak (its fraction in each row)."});
   return c;
 }
 

@@ -59,7 +59,7 @@ Chart peak_chart(const char* launch_order) {
           "queued stream by stream, a queue holds one stream's chain and the kernels of the "
           "streams behind it wait (false serialisation): at most one kernel per connection. "
           "Queued round robin, neighbours in a queue are independent and start together. The "
-          "created context's model uses the count set for it (extra.connections_requested)."});
+          "created context's model uses the count asked for it (in each point's row)."});
   return c;
 }
 

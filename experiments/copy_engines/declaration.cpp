@@ -73,7 +73,8 @@ Chart copy_chart() {
 }
 
 Chart total_chart() {
-  Chart c = Chart::bars_of(total_copy_bandwidth).along(config);
+  Chart c = Chart::sweep_of(total_copy_bandwidth).along(config);
+  c.mark = "bar";
   c.y_title = "both copies' total rate, median (GB/s)";
   c.says("Both copies' bytes over the time from their start to the later one's end, against the "
          "PCIe line rate of both directions");
@@ -90,7 +91,8 @@ Chart ratio_chart() {
 }
 
 Chart bidirectional_chart() {
-  Chart c = Chart::bars_of(bidirectional_ratio).along(config);
+  Chart c = Chart::sweep_of(bidirectional_ratio).along(config);
+  c.mark = "bar";
   c.y_title = "total / (H2D alone + D2H alone)";
   c.limits = false;
   c.says("Both copies at once: their total rate over the sum of each direction's rate alone",
@@ -99,14 +101,16 @@ Chart bidirectional_chart() {
 }
 
 Chart kernel_chart() {
-  Chart c = Chart::bars_of(kernel_bandwidth).along(config);
+  Chart c = Chart::sweep_of(kernel_bandwidth).along(config);
+  c.mark = "bar";
   c.y_title = "the kernel's bytes read + written per second, median (GB/s)";
   c.says("The device-memory-bound kernel's rate alone and beside the copies");
   return c;
 }
 
 Chart cpu_chart() {
-  Chart c = Chart::bars_of(host_time_ms).along(stream).only_where(config, configs::cpu_overlap);
+  Chart c = Chart::sweep_of(host_time_ms).along(stream).only_where(config, configs::cpu_overlap);
+  c.mark = "bar";
   c.y_title = "host time, issue to synchronise, median (ms)";
   c.limits = false;
   c.says("The guide's cpuFunction() example: the host loop alone (cpu), the asynchronous copy "

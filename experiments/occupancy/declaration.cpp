@@ -92,7 +92,7 @@ Chart guide_chart() {
       "figures are drawn as published. Dashed: the occupancy API, which apod's own arithmetic "
       "equals at every point (a point where they differ fails). Dots: achieved occupancy, each "
       "warp's resident cycles on its SM over the SM's busy cycles. The traces also show the "
-      "most warps resident at once (extra.max_resident_warps_seen): with 320-thread blocks "
+      "most warps resident at once on an SM (in each point's row): with 320-thread blocks "
       "the first H100 run saw 48, not the API's 4 x 10 = 40: a block starts while the last "
       "warps of another still run, registers being held per warp.");
   c.published_metrics = {theoretical.name};

@@ -442,6 +442,13 @@ std::vector<std::string> declaration_problems(const Declaration& d) {
       problem("a bar chart of '" + c.metric + "' has a log y axis (bars start at zero)");
     if (c.shape == ChartShape::sweep && c.x.empty())
       problem("a sweep of '" + c.metric + "' names no x param");
+    // Grouped bars stand a bar per colour value side by side; with no colour param Vega-Lite
+    // sized the y axis to DBL_MAX (the browser test caught four such charts). Bars of one series
+    // are a sweep with mark "bar".
+    if (c.shape == ChartShape::bars && (c.x.empty() || c.color.empty()))
+      problem("grouped bars of '" + c.metric +
+              "' need an x and a colour param (one series: a "
+              "sweep with mark \"bar\")");
     if (c.shape == ChartShape::heatmap && (c.x.empty() || c.y.empty()))
       problem("a heatmap of '" + c.metric + "' needs an x and a y param");
   }

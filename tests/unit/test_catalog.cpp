@@ -190,6 +190,20 @@ TEST(Catalog, ABarChartHasNoLogAxis) {
   EXPECT_TRUE(declaration_problems(d).empty());
 }
 
+TEST(Catalog, GroupedBarsNameTheirColour) {
+  Declaration d;
+  d.name = "probe";
+  d.title = d.description = d.citation = "x";
+  d.params = {{.key = "n", .title = "n"}, {.key = "way", .title = "way"}};
+  d.metrics = {{.name = "rate", .unit = "GB/s"}};
+  d.charts = {Chart::bars_of(d.metrics[0]).along(d.params[0])};
+  const auto problems = declaration_problems(d);
+  ASSERT_EQ(problems.size(), 1u);
+  EXPECT_NE(problems[0].find("colour"), std::string::npos);
+  d.charts[0].colour(d.params[1]);
+  EXPECT_TRUE(declaration_problems(d).empty());
+}
+
 TEST(Catalog, ABadCatalogIsRefusedWithItsField) {
   json bad = catalog_json();
   bad[0]["metrics"][0]["class"] = "fast";
