@@ -29,6 +29,10 @@ expect unknown_option 2 "" -- "$apod" run --no-such-flag
 expect bad_device_number 2 "" -- "$apod" run --device notanumber
 expect all_at_once_alone 2 "goes with --device all" -- "$apod" run --all-at-once --db "$tmp/one.db"
 [[ ! -e "$tmp/one.db" ]] || { echo "FAIL all_at_once_alone: created $tmp/one.db"; failures=$((failures + 1)); }
+# --full adds points to the default matrix; --quick shrinks it: asked together, nothing runs.
+expect quick_and_full 2 "excludes" -- "$apod" run --quick --full --db "$tmp/qf.db"
+[[ ! -e $tmp/qf.db ]] || { echo "FAIL quick_and_full created a database"; failures=$((failures + 1)); }
+expect list_full_plan 0 '"full": true' -- "$apod" list --json --full
 expect unknown_experiment 2 "unknown experiment 'nope'" -- "$apod" run --only nope --db "$tmp/u.db"
 [[ ! -e $tmp/u.db ]] || { echo "FAIL unknown_experiment created a database"; failures=$((failures + 1)); }
 expect list_experiments 0 "offset_copy" -- "$apod" list
