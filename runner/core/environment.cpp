@@ -23,6 +23,38 @@ constexpr std::pair<const char*, std::optional<int64_t> GpuState::*> nvml_clocks
     {"pcie_width_max", &GpuState::pcie_width_max},
 };
 
+// NVML's ECC error counts, written after the NVLinks.
+constexpr std::pair<const char*, std::optional<int64_t> GpuState::*> nvml_ecc_counts[] = {
+    {"ecc_corrected_volatile", &GpuState::ecc_corrected_volatile},
+    {"ecc_uncorrected_volatile", &GpuState::ecc_uncorrected_volatile},
+    {"ecc_corrected_aggregate", &GpuState::ecc_corrected_aggregate},
+    {"ecc_uncorrected_aggregate", &GpuState::ecc_uncorrected_aggregate},
+};
+
+json nvlinks_json(const std::vector<NvLink>& links) {
+  json j = json::array();
+  for (const NvLink& l : links)
+    j.push_back({{"link", l.link},
+                 {"active", l.active},
+                 {"version", or_null(l.version)},
+                 {"remote_pci_bus_id",
+                  l.remote_pci_bus_id.empty() ? json(nullptr) : json(l.remote_pci_bus_id)}});
+  return j;
+}
+
+// A link without its index is not one: it is left out.
+std::vector<NvLink> nvlinks_from_json(const json& j) {
+  std::vector<NvLink> links;
+  for (const json& l : j) {
+    const auto link = field<int>(l, "link");
+    if (!link)
+      continue;
+    links.push_back({*link, field<bool>(l, "active").value_or(false), field<int64_t>(l, "version"),
+                     field<std::string>(l, "remote_pci_bus_id").value_or("")});
+  }
+  return links;
+}
+
 // The GPU's state as NVML gave it (Nvml::device_state).
 json nvml_fields(const GpuState& s) {
   json j = {{"nvml", s.nvml},
@@ -33,6 +65,9 @@ json nvml_fields(const GpuState& s) {
             {"mig_mode", s.mig_mode ? json(*s.mig_mode) : json("not supported")},
             {"power_limit_w", or_null(s.power_limit_w)}};
   for (const auto& [key, member] : nvml_clocks_and_link)
+    j[key] = or_null(s.*member);
+  j["nvlinks"] = nvlinks_json(s.nvlinks);
+  for (const auto& [key, member] : nvml_ecc_counts)
     j[key] = or_null(s.*member);
   j["nvml_entry_points"] = {{"clocks_event_reasons", or_null(s.clocks_event_reasons_entry_point)},
                             {"temperature", or_null(s.temperature_entry_point)}};
@@ -191,6 +226,10 @@ GpuState gpu_state_from_json(const json& j) {
   s.mig_mode = field<int64_t>(j, "mig_mode");
   s.power_limit_w = field<double>(j, "power_limit_w");
   for (const auto& [key, member] : nvml_clocks_and_link)
+    s.*member = field<int64_t>(j, key);
+  if (j.is_object() && j.contains("nvlinks") && j["nvlinks"].is_array())
+    s.nvlinks = nvlinks_from_json(j["nvlinks"]);
+  for (const auto& [key, member] : nvml_ecc_counts)
     s.*member = field<int64_t>(j, key);
   if (const json* entry_points = object_field(j, "nvml_entry_points")) {
     s.clocks_event_reasons_entry_point = field<std::string>(*entry_points, "clocks_event_reasons");

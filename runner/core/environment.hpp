@@ -15,6 +15,17 @@
 
 namespace apod {
 
+/// One NVLink of the GPU as NVML reported it (`gpu_state.nvlinks`): a link NVML answered for.
+struct NvLink {
+  int link = 0;        ///< the link's index, 0 .. NVML_NVLINK_MAX_LINKS - 1 (18)
+  bool active = false; ///< nvmlDeviceGetNvLinkState: enabled (trained and up)
+  /// nvmlDeviceGetNvLinkVersion's answer as given. NVML documents it as nvmlNvlinkVersion_t
+  /// (NVLink 4.0 = 6), while older drivers answered the major number (4): read it with care.
+  std::optional<int64_t> version;
+  std::string remote_pci_bus_id; ///< the device at the link's far end; "" where unknown
+  bool operator==(const NvLink&) const = default;
+};
+
 /// The GPU's settings when the run began (`gpu_state`): from NVML, or, where NVML did not load,
 /// from `nvidia-smi --query-gpu`. NVML's settings are nothing where it did not answer.
 struct GpuState {
@@ -29,6 +40,12 @@ struct GpuState {
   std::optional<int64_t> max_sm_clock_mhz, max_memory_clock_mhz, max_graphics_clock_mhz;
   std::optional<int64_t> application_sm_clock_mhz, application_memory_clock_mhz;
   std::optional<int64_t> pcie_generation_now, pcie_width_now, pcie_generation_max, pcie_width_max;
+  /// The NVLinks NVML answered for (none: no NVLink, NVML too old, or a record older than them).
+  std::vector<NvLink> nvlinks;
+  /// ECC error counts (nvmlDeviceGetTotalEccErrors): volatile since the driver loaded, aggregate
+  /// over the board's life; nothing where ECC is off, NVML did not answer, or the record is older.
+  std::optional<int64_t> ecc_corrected_volatile, ecc_uncorrected_volatile;
+  std::optional<int64_t> ecc_corrected_aggregate, ecc_uncorrected_aggregate;
   /// The NVML entry points the per-sample checks use (`nvml_entry_points`); nothing where absent.
   std::optional<std::string> clocks_event_reasons_entry_point, temperature_entry_point;
   /// nvidia-smi's answers after the driver version, under its query names ("power.limit",

@@ -40,7 +40,17 @@ struct NvmlApi {
   int (*pcie_width)(Device, unsigned*) = nullptr;
   int (*pcie_max_gen)(Device, unsigned*) = nullptr;
   int (*pcie_max_width)(Device, unsigned*) = nullptr;
-  std::string event_reasons_name, temperature_name; // the entry points found
+  /// nvmlPciInfo_t (nvml.h; nvmlDeviceGetPciInfo_v3 and the _v2 remote query fill this layout).
+  struct PciInfo {
+    char bus_id_legacy[16];
+    unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+    char bus_id[32];
+  };
+  int (*nvlink_state)(Device, unsigned, int*) = nullptr;        // nvmlEnableState_t
+  int (*nvlink_version)(Device, unsigned, unsigned*) = nullptr; // nvmlNvlinkVersion_t
+  int (*nvlink_remote_pci)(Device, unsigned, PciInfo*) = nullptr;
+  int (*ecc_total)(Device, int, int, unsigned long long*) = nullptr; // error type, counter type
+  std::string event_reasons_name, temperature_name;                  // the entry points found
 
   template <class F> bool resolve(F& f, const char* name) {
     f = reinterpret_cast<F>(dlsym(lib, name));
@@ -52,7 +62,10 @@ namespace {
 constexpr int clock_graphics = 0, clock_sm = 1, clock_mem = 2;
 constexpr int clock_id_app_target = 1; // NVML_CLOCK_ID_APP_CLOCK_TARGET
 constexpr int temperature_gpu = 0;
-constexpr int not_found = 13; // NVML_ERROR_FUNCTION_NOT_FOUND
+constexpr unsigned nvlink_max_links = 18; // NVML_NVLINK_MAX_LINKS (nvml.h of CUDA 12 and 13)
+constexpr int ecc_corrected = 0, ecc_uncorrected = 1; // nvmlMemoryErrorType_t
+constexpr int ecc_volatile = 0, ecc_aggregate = 1;    // nvmlEccCounterType_t
+constexpr int not_found = 13;                         // NVML_ERROR_FUNCTION_NOT_FOUND
 // Clocks-event reasons that do not slow a measurement down.
 constexpr unsigned long long reason_gpu_idle = 0x1, reason_app_clocks = 0x2;
 // nvmlTemperature_v1: NVML_STRUCT_VERSION(Temperature, 1) = sizeof | 1 << 24.
@@ -106,6 +119,10 @@ Nvml::Nvml(const std::string& pci_bus_id) : api_(std::make_unique<NvmlApi>()) {
   a.resolve(a.pcie_width, "nvmlDeviceGetCurrPcieLinkWidth");
   a.resolve(a.pcie_max_gen, "nvmlDeviceGetMaxPcieLinkGeneration");
   a.resolve(a.pcie_max_width, "nvmlDeviceGetMaxPcieLinkWidth");
+  a.resolve(a.nvlink_state, "nvmlDeviceGetNvLinkState");
+  a.resolve(a.nvlink_version, "nvmlDeviceGetNvLinkVersion");
+  a.resolve(a.nvlink_remote_pci, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+  a.resolve(a.ecc_total, "nvmlDeviceGetTotalEccErrors");
   if (!a.init || !a.by_pci || a.init() != 0) {
     why_ = "nvmlInit failed";
     return;
@@ -155,6 +172,32 @@ NvmlAnswer<int> temperature_c(const NvmlApi& api, void* device) {
   const auto old = ask<unsigned>(api.temperature_old, device, temperature_gpu);
   return old ? NvmlAnswer<int>{static_cast<int>(*old), 0} : NvmlAnswer<int>{std::nullopt, old.code};
 }
+
+// The links NVML answers nvmlDeviceGetNvLinkState for: none on a GPU without NVLink (NVML says
+// "not supported") and none past the GPU's own link count (it says "invalid argument").
+std::vector<NvLink> nvlinks(const NvmlApi& api, void* device) {
+  std::vector<NvLink> links;
+  if (!api.nvlink_state)
+    return links;
+  for (unsigned link = 0; link < nvlink_max_links; ++link) {
+    int state = 0;
+    if (api.nvlink_state(device, link, &state) != 0)
+      continue;
+    NvLink l;
+    l.link = static_cast<int>(link);
+    l.active = state == 1; // NVML_FEATURE_ENABLED
+    unsigned version = 0;
+    if (api.nvlink_version && api.nvlink_version(device, link, &version) == 0)
+      l.version = version;
+    NvmlApi::PciInfo pci{};
+    if (api.nvlink_remote_pci && api.nvlink_remote_pci(device, link, &pci) == 0) {
+      pci.bus_id[sizeof pci.bus_id - 1] = '\0';
+      l.remote_pci_bus_id = pci.bus_id;
+    }
+    links.push_back(std::move(l));
+  }
+  return links;
+}
 } // namespace
 
 GpuState Nvml::device_state() {
@@ -187,6 +230,14 @@ GpuState Nvml::device_state() {
   s.pcie_width_now = count(ask<unsigned>(api_->pcie_width, device_));
   s.pcie_generation_max = count(ask<unsigned>(api_->pcie_max_gen, device_));
   s.pcie_width_max = count(ask<unsigned>(api_->pcie_max_width, device_));
+  s.nvlinks = nvlinks(*api_, device_);
+  const auto ecc = [&](int type, int counter) {
+    return count(ask<unsigned long long>(api_->ecc_total, device_, type, counter));
+  };
+  s.ecc_corrected_volatile = ecc(ecc_corrected, ecc_volatile);
+  s.ecc_uncorrected_volatile = ecc(ecc_uncorrected, ecc_volatile);
+  s.ecc_corrected_aggregate = ecc(ecc_corrected, ecc_aggregate);
+  s.ecc_uncorrected_aggregate = ecc(ecc_uncorrected, ecc_aggregate);
   if (!api_->event_reasons_name.empty())
     s.clocks_event_reasons_entry_point = api_->event_reasons_name;
   if (!api_->temperature_name.empty())

@@ -48,8 +48,9 @@ public:
   const std::string& why_unavailable() const { return why_; }
 
   /// Settings and limits of the device: driver version, persistence, compute and MIG mode,
-  /// power limit, maximum and application clocks, PCIe link (null members where unreadable),
-  /// and the entry points used for the per-sample checks.
+  /// power limit, maximum and application clocks, PCIe link, NVLinks (state, version, far end)
+  /// and ECC error counts (null members where unreadable, absent entry points leave them
+  /// empty), and the entry points used for the per-sample checks.
   GpuState device_state();
   /// One telemetry reading: SM and memory clocks (MHz), temperature (C), power (W), the energy
   /// counter (J), clocks-event reason bits.
