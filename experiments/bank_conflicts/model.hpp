@@ -23,6 +23,27 @@ double shared_bytes_per_clock_limit();
 /// fetch: Stich, "all broadcasts = no conflicts"): 1. Throws std::invalid_argument if negative.
 int conflict_degree(int stride_words);
 
+/// The wavefronts (passes over the 32 banks, one per clock) a warp's shared-memory request takes
+/// when lane l accesses `access_bytes` (4, 8 or 16) at byte address byte_addresses[l] (32 lanes,
+/// each address a multiple of access_bytes). A request of wider accesses is served in phases of
+/// 128 / access_bytes lanes (8 bytes: half-warps, 16 bytes: quarter-warps; the Programming Guide,
+/// compute capability 5.x "Shared Memory": a 64-bit access conflicts only within a half-warp),
+/// and a phase takes as many wavefronts as the most distinct 4-byte words one bank holds among
+/// its lanes' words (lanes reading one word share its fetch: the broadcast). The sum over the
+/// phases; at least 32 x access_bytes / 128. Throws std::invalid_argument for another width, not
+/// 32 addresses, or a misaligned one.
+int wavefronts_per_request(const std::vector<uint64_t>& byte_addresses, int access_bytes);
+
+/// wavefronts_per_request when lane l reads element l x stride_elements of an array of
+/// access_bytes-byte elements (stride 0: every lane one element). 4 bytes: gcd(stride, 32), as
+/// conflict_degree; 8 bytes: 2 x gcd(stride, 16), 16 bytes: 4 x gcd(stride, 8) (odd strides
+/// conflict-free for every width).
+int strided_wavefronts(int access_bytes, int stride_elements);
+
+/// The fewest wavefronts a warp's request of access_bytes per lane takes: 32 x access_bytes /
+/// 128 (1, 2, 4): every bank busy on every pass.
+int min_wavefronts(int access_bytes);
+
 /// The model: an n-way conflict serialises n accesses, so the throughput is the conflict-free
 /// one divided by n (Stich: "n accesses are executed serially").
 double conflict_model(double conflict_free, int degree);

@@ -31,6 +31,48 @@ TEST(BankModel, OddStridesAndTheBroadcastDoNotConflict) {
   EXPECT_THROW(conflict_degree(-1), std::invalid_argument);
 }
 
+TEST(BankModel, FourByteWavefrontsAreTheConflictDegree) {
+  for (int stride : {0, 1, 2, 3, 4, 6, 8, 16, 31, 32, 33, 64})
+    EXPECT_EQ(strided_wavefronts(4, stride), conflict_degree(stride)) << stride;
+  EXPECT_EQ(min_wavefronts(4), 1);
+}
+
+TEST(BankModel, EightByteAccessesAreServedByHalfWarps) {
+  // 16 lanes x 8 bytes fill the 32 banks once: a conflict-free request takes two wavefronts.
+  EXPECT_EQ(min_wavefronts(8), 2);
+  EXPECT_EQ(strided_wavefronts(8, 1), 2);
+  EXPECT_EQ(strided_wavefronts(8, 2), 4); // a half-warp spans 256 bytes: two words a bank
+  EXPECT_EQ(strided_wavefronts(8, 3), 2); // odd: conflict-free
+  EXPECT_EQ(strided_wavefronts(8, 4), 8);
+  EXPECT_EQ(strided_wavefronts(8, 16), 32); // every lane of a half-warp in banks 0 and 1
+  EXPECT_EQ(strided_wavefronts(8, 32), 32);
+  EXPECT_EQ(strided_wavefronts(8, 0), 2); // the broadcast: one word pair, still two phases
+}
+
+TEST(BankModel, SixteenByteAccessesAreServedByQuarterWarps) {
+  EXPECT_EQ(min_wavefronts(16), 4);
+  EXPECT_EQ(strided_wavefronts(16, 1), 4);
+  EXPECT_EQ(strided_wavefronts(16, 2), 8);
+  EXPECT_EQ(strided_wavefronts(16, 3), 4);
+  EXPECT_EQ(strided_wavefronts(16, 5), 4);
+  EXPECT_EQ(strided_wavefronts(16, 8), 32);
+  EXPECT_EQ(strided_wavefronts(16, 16), 32);
+}
+
+TEST(BankModel, WavefrontsCountDistinctWordsPerBankAndShareOneWord) {
+  std::vector<uint64_t> same_word(32, 64); // every lane word 16: one fetch
+  EXPECT_EQ(wavefronts_per_request(same_word, 4), 1);
+  std::vector<uint64_t> two_words(32);
+  for (int l = 0; l < 32; ++l)
+    two_words[size_t(l)] = l % 2 ? 0 : 128; // words 0 and 32, both bank 0
+  EXPECT_EQ(wavefronts_per_request(two_words, 4), 2);
+  EXPECT_THROW(wavefronts_per_request(two_words, 12), std::invalid_argument);
+  EXPECT_THROW(wavefronts_per_request({0, 8}, 8), std::invalid_argument);
+  std::vector<uint64_t> misaligned(32, 4);
+  EXPECT_THROW(wavefronts_per_request(misaligned, 8), std::invalid_argument);
+  EXPECT_THROW(strided_wavefronts(4, -1), std::invalid_argument);
+}
+
 TEST(BankModel, ModelDividesTheConflictFreeThroughputByTheDegree) {
   EXPECT_DOUBLE_EQ(conflict_model(120.0, 1), 120.0);
   EXPECT_DOUBLE_EQ(conflict_model(120.0, 8), 15.0);
