@@ -1,0 +1,106 @@
+// cache_bandwidth's kernels: 16-byte loads (or stores) over one set by a full resident grid.
+// The loads are inline PTX with their cache operator spelled out and `volatile`, so the compiler
+// can neither drop a reread of the same address nor move it out of its pass: per_sm_read uses
+// ld.global.ca (cached in L1 and L2), gpu_read ld.global.cg (cached in L2 only), so the L1 can
+// hold a set only where the pattern means it to. Every loaded word goes into a 32-bit sum per
+// thread, added per warp into its block's slot, which the host checks.
+#pragma once
+
+#include <cstdint>
+
+namespace apod::cache_bw {
+
+inline constexpr int block_size = 256;
+
+__device__ __forceinline__ uint4 load_ca(const uint4* p) {
+  uint4 v;
+  asm volatile("ld.global.ca.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+
+__device__ __forceinline__ uint4 load_cg(const uint4* p) {
+  uint4 v;
+  asm volatile("ld.global.cg.v4.u32 {%0, %1, %2, %3}, [%4];"
+               : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w)
+               : "l"(p));
+  return v;
+}
+
+// Adds the warp's sums into its block's slot (shuffles: sm_75 has no __reduce_add_sync).
+__device__ __forceinline__ void add_to_block(unsigned sum, unsigned* block_sums) {
+  for (int offset = 16; offset > 0; offset /= 2)
+    sum += __shfl_down_sync(0xffffffffu, sum, offset);
+  if ((threadIdx.x & 31) == 0)
+    atomicAdd(block_sums + blockIdx.x, sum);
+}
+
+/// Every block reads all `elements` of the set `passes` times, thread i elements i, i + 256, ...:
+/// each SM's blocks share the set, which its L1 holds while it fits.
+__global__ void __launch_bounds__(block_size)
+    per_sm_read_kernel(const uint4* set, uint32_t elements, uint32_t passes, unsigned* block_sums) {
+  unsigned sum = 0;
+  for (uint32_t p = 0; p < passes; ++p) {
+#pragma unroll 4
+    for (uint32_t e = threadIdx.x; e < elements; e += block_size) {
+      const uint4 v = load_ca(set + e);
+      sum += v.x + v.y + v.z + v.w;
+    }
+  }
+  add_to_block(sum, block_sums);
+}
+
+/// Where thread `t` starts and how far it steps: the lap-long index j = t, t + T, ... (T the
+/// grid's threads) touches element j mod elements, kept without a division per access.
+struct LapWalk {
+  uint32_t element, iterations;
+  __device__ LapWalk(uint64_t total, uint32_t elements) {
+    const uint64_t threads = uint64_t(gridDim.x) * block_size;
+    const uint64_t t = uint64_t(blockIdx.x) * block_size + threadIdx.x;
+    element = uint32_t(t % elements);
+    iterations = t < total ? uint32_t((total - t + threads - 1) / threads) : 0;
+  }
+  __device__ void step(uint32_t grid_step, uint32_t elements) {
+    element += grid_step; // grid_step = T mod elements < elements: one wrap at most
+    if (element >= elements)
+      element -= elements;
+  }
+};
+
+/// The grid reads `total` = laps x elements loads: every element once per lap, by a different
+/// thread from lap to lap unless the grid divides the set, and from the L2 at best (.cg).
+__global__ void __launch_bounds__(block_size)
+    gpu_read_kernel(const uint4* set, uint32_t elements, uint64_t total, uint32_t grid_step,
+                    unsigned* block_sums) {
+  LapWalk walk(total, elements);
+  unsigned sum = 0;
+#pragma unroll 4
+  for (uint32_t i = 0; i < walk.iterations; ++i) {
+    const uint4 v = load_cg(set + walk.element);
+    sum += v.x + v.y + v.z + v.w;
+    walk.step(grid_step, elements);
+  }
+  add_to_block(sum, block_sums);
+}
+
+/// The word gpu_write_kernel leaves at word index i of the set: the index XOR the point's key.
+struct WrittenWord {
+  uint32_t key;
+  __host__ __device__ uint32_t operator()(size_t i) const { return uint32_t(i) ^ key; }
+};
+
+/// The grid writes `total` = laps x elements 16-byte stores in gpu_read_kernel's order.
+__global__ void __launch_bounds__(block_size)
+    gpu_write_kernel(uint4* set, uint32_t elements, uint64_t total, uint32_t grid_step,
+                     uint32_t key) {
+  LapWalk walk(total, elements);
+#pragma unroll 4
+  for (uint32_t i = 0; i < walk.iterations; ++i) {
+    const uint32_t w = walk.element * 4u;
+    set[walk.element] = make_uint4(w ^ key, (w + 1) ^ key, (w + 2) ^ key, (w + 3) ^ key);
+    walk.step(grid_step, elements);
+  }
+}
+
+} // namespace apod::cache_bw
