@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 
 #include <chrono>
+#include <cstdio>
 
 namespace apod {
 
@@ -193,6 +194,11 @@ std::vector<NvLink> nvlinks(const NvmlApi& api, void* device) {
     if (api.nvlink_remote_pci && api.nvlink_remote_pci(device, link, &pci) == 0) {
       pci.bus_id[sizeof pci.bus_id - 1] = '\0';
       l.remote_pci_bus_id = pci.bus_id;
+      if (l.remote_pci_bus_id.empty() && pci.bus != 0) { // a driver that fills the numbers only
+        char id[32] = {};
+        std::snprintf(id, sizeof id, "%08X:%02X:%02X.0", pci.domain, pci.bus, pci.device);
+        l.remote_pci_bus_id = id;
+      }
     }
     links.push_back(std::move(l));
   }
