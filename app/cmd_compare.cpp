@@ -1,6 +1,7 @@
 // apod compare and apod baseline: the verdict on candidate runs against a baseline, judged on the
 // run-to-run noise of each point on its machine (runner/analysis/compare.hpp, docs/ci.md).
 #include "analysis/compare.hpp"
+#include "analysis/siblings.hpp"
 #include "commands.hpp"
 #include "core/catalog.hpp"
 #include "core/errors.hpp"
@@ -14,7 +15,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -30,6 +33,7 @@ struct CompareArgs {
   std::vector<std::string> runs; ///< BASELINE [CANDIDATE...]
   std::string db = "apod.db", baseline_db, config, format = "text", threshold, batch;
   bool all = false, pool = false, only_changed = false;
+  bool siblings = false;    ///< judge GPUs of one host against each other, not against a baseline
   bool batch_given = false; ///< --batch was on the command line, even as ""
 };
 
@@ -138,7 +142,65 @@ const RunRecord& find_run(const std::vector<RunRecord>& runs, const std::string&
   throw InputError("no run " + id);
 }
 
+/// `apod compare --siblings`: the GPUs of one host judged against each other (siblings.hpp). The
+/// runs named, else every `--device all` set of the database (--all), else its newest set.
+int run_siblings(const CompareArgs& args) {
+  check_database_path(args.db);
+  Store store(args.db, Store::Mode::read_only);
+  const std::vector<RunRecord> runs = store.read_runs();
+  std::vector<std::vector<const RunRecord*>> sets;
+  if (!args.runs.empty()) {
+    sets.emplace_back();
+    for (const auto& wanted : args.runs)
+      sets.back().push_back(&find_run(runs, store.resolve_run_id(wanted)));
+  } else {
+    sets = device_all_sets(runs);
+    if (sets.empty())
+      throw InputError("no run of `apod run --device all` in '" + args.db +
+                       "': name the runs of one host's GPUs (apod compare --siblings RUN RUN ...)");
+    if (!args.all)
+      sets.erase(sets.begin(), sets.end() - 1); // the newest
+  }
+  int code = exit_ok;
+  bool judged = false;
+  for (const auto& set : sets) {
+    std::set<std::string> ids;
+    for (const RunRecord* r : set)
+      ids.insert(r->id);
+    // Each GPU's own run-to-run noise: its history in the database and its runs of this set.
+    const SiblingVerdict verdict = judge_siblings(set, NoiseModel::from_runs(runs, {}, ids));
+    if (args.format == "json")
+      std::cout << to_json(verdict).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+    else if (args.format == "markdown")
+      std::cout << format_siblings_markdown(verdict);
+    else
+      std::cout << format_siblings_text(verdict);
+    code = std::max(code, verdict.exit_code());
+    for (const SiblingSet& s : verdict.sets)
+      judged = judged || s.not_judged.empty();
+  }
+  if (!judged) {
+    std::cerr << "apod: error: nothing compared: no two GPUs of one model on one host among "
+                 "these runs\n";
+    return exit_usage;
+  }
+  return code;
+}
+
+/// More than one GPU of one model and host among the runs `ids`: what `--siblings` is for.
+bool several_gpus_of_one_host(const std::vector<RunRecord>& runs,
+                              const std::vector<std::string>& ids) {
+  std::map<std::string, std::set<std::string>> gpus; // host|model -> uuids
+  for (const auto& id : ids)
+    for (const RunRecord& r : runs)
+      if (r.id == id)
+        gpus[r.environment.host + "|" + r.device.name].insert(r.device.uuid);
+  return std::any_of(gpus.begin(), gpus.end(), [](const auto& g) { return g.second.size() > 1; });
+}
+
 int run_compare(const CompareArgs& args) {
+  if (args.siblings)
+    return run_siblings(args);
   const CompareOptions options = load_options(args);
   check_database_path(args.db);
   if (!args.baseline_db.empty())
@@ -197,6 +259,11 @@ int run_compare(const CompareArgs& args) {
       std::cerr << fmt::format("apod: error: nothing compared between {} and {}: {}\n",
                                terminal_text(v.baseline.id), terminal_text(v.candidate.id),
                                terminal_text(v.nothing_compared));
+  std::vector<std::string> all_ids = cand_ids;
+  all_ids.push_back(base_id);
+  if (several_gpus_of_one_host(runs, all_ids))
+    std::cerr << "apod: note: the candidates are several GPUs of one model on one host; `apod "
+                 "compare --siblings` judges them against each other\n";
   return exit_code(verdicts);
 }
 
@@ -237,6 +304,14 @@ void add_compare(CLI::App& app, Action& action) {
                   "smallest change that counts, as a percentage (\"5%\") or a fraction (\"0.05\"); "
                   "default 1.5%");
   cmp->add_flag("--only-changed", args->only_changed, "leave out the points that stayed the same");
+  auto* siblings = cmp->add_flag(
+      "--siblings", args->siblings,
+      "judge the GPUs of one host against each other (no baseline): RUN... names their runs; "
+      "default the newest `apod run --device all`, --all every one; exit 1 when a GPU is slower "
+      "than its siblings");
+  for (const char* other :
+       {"--baseline-db", "--batch", "--pool", "--config", "--threshold", "--only-changed"})
+    siblings->excludes(cmp->get_option(other));
   cmp->add_option("--format", args->format, "text, markdown (for a CI job summary) or json")
       ->check(CLI::IsMember({"text", "markdown", "json"}))
       ->capture_default_str();

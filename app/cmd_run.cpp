@@ -1,4 +1,5 @@
 // apod run: the experiment matrix on one GPU.
+#include "analysis/siblings.hpp"
 #include "commands.hpp"
 #include "core/device.hpp"
 #include "core/errors.hpp"
@@ -20,18 +21,56 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <set>
 
 namespace apod::cli {
 
 namespace {
+
+// The sibling check after `--device all` (analysis/siblings.hpp, docs/siblings.md): the runs
+// the children stored from `started_at` on, each GPU against the other GPUs of its model, each
+// GPU's own run-to-run noise from its history in the database. Prints the verdict; returns
+// exit_regression when a GPU is slower than its siblings, except for --quick runs (a smoke test,
+// not a measurement: said, never failed on).
+int judge_this_node(const std::string& db, const std::string& started_at) {
+  try {
+    Store store(db, Store::Mode::read_only);
+    const std::vector<RunRecord> runs = store.read_runs();
+    int code = exit_ok;
+    for (const auto& set : device_all_sets(runs)) {
+      if (set.front()->started_at < started_at)
+        continue; // an earlier invocation's
+      std::set<std::string> ids;
+      bool quick = false;
+      for (const RunRecord* r : set) {
+        ids.insert(r->id);
+        quick =
+            quick || (r->environment.sampling && r->environment.sampling->quick.value_or(false));
+      }
+      const SiblingVerdict verdict = judge_siblings(set, NoiseModel::from_runs(runs, {}, ids));
+      std::cout << "\n" << format_siblings_text(verdict);
+      if (quick && verdict.flagged() > 0)
+        std::cout << "(--quick runs are a smoke test, not a measurement: the sibling check does "
+                     "not fail on them)\n";
+      else
+        code = std::max(code, verdict.exit_code());
+    }
+    return code;
+  } catch (const InputError& e) { // no database (every child failed before storing a run)
+    std::cerr << "apod: the sibling check could not read the runs: " << e.what() << "\n";
+    return exit_ok;
+  }
+}
 
 // `--device all`: this same command once per visible GPU, in child processes that write into the
 // one database (WAL and a busy timeout make concurrent writers safe). By default the children run
 // in turn: run at the same time (`--all-at-once`), device-memory figures do not notice, but
 // transfers, zero copy and the staged copy share the host's memory and root complex and lose up
 // to 13% (docs/ci.md has the H200 figures). Each child's environment records which it was
-// (APOD_DEVICE_ALL, environment.cpp). Each prints its own summary; the exit code is the worst.
-int run_on_every_device(bool all_at_once) {
+// (APOD_DEVICE_ALL, environment.cpp). Each prints its own summary; the exit code is the worst,
+// and the sibling check (judge_this_node) follows.
+int run_on_every_device(bool all_at_once, const std::string& db) {
+  const std::string started_at = now_iso8601(); // the children's runs start after this
   const int count = device_count();
   if (count == 0)
     throw NoDevice("no CUDA-capable device was found");
@@ -77,6 +116,8 @@ int run_on_every_device(bool all_at_once) {
   }
   for (pid_t pid : children)
     wait_for(pid);
+  if (count > 1)
+    worst = std::max(worst, judge_this_node(db, started_at));
   return worst;
 }
 
@@ -202,7 +243,7 @@ void add_run(CLI::App& app, Action& action) {
       check_database_path(req->db_path); // "", ":memory:" or a URI would store the run nowhere
       const bool resuming = !req->resume_run.empty(); // the run's own device and settings
       if (!resuming && *device == "all")
-        return run_on_every_device(*all_at_once);
+        return run_on_every_device(*all_at_once, req->db_path);
       if (*all_at_once)
         throw InputError("--all-at-once goes with --device all");
       apply_run_options(*req, *device, *flags, resuming);

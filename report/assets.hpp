@@ -28,6 +28,7 @@ extern const Asset page_js; ///< sortable tables, charts drawn on demand
 extern const Asset first_screen_template;
 extern const Asset history_template;
 extern const Asset comparison_template;
+extern const Asset siblings_template; ///< a node's GPUs side by side
 extern const Asset summary_template;
 extern const Asset experiments_template;
 extern const Asset runs_template;

@@ -13,6 +13,7 @@
 #include "sections/first_screen.hpp"
 #include "sections/history.hpp"
 #include "sections/runs.hpp"
+#include "sections/siblings.hpp"
 #include "sections/summary.hpp"
 #include "verdict.hpp"
 
@@ -98,6 +99,7 @@ const std::vector<Section>& sections() {
       {"glance", "At a glance", first_screen_section, &assets::first_screen_template},
       {"history", "History", history_section, &assets::history_template},
       {"comparison", "Buyer's comparison", comparison_section, &assets::comparison_template},
+      {"siblings", "A node's GPUs side by side", siblings_section, &assets::siblings_template},
       {"summary", "Every headline figure", summary_section, &assets::summary_template},
       {"experiments", "Experiments", experiments_section, &assets::experiments_template},
       {"runs", "Runs and devices", runs_section, &assets::runs_template},

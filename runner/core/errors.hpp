@@ -10,12 +10,15 @@ namespace apod {
 /// Process exit codes. Stable: CI jobs branch on them.
 enum ExitCode : int {
   exit_ok = 0,
-  exit_regression = 1, ///< `apod compare` found a regression
-  exit_usage = 2,      ///< bad command line, bad input file or database, unwritable path
-  exit_no_device = 3,  ///< no CUDA-capable device, or the driver failed
-  exit_partial = 4,    ///< the run finished but at least one experiment or point failed
-  exit_internal = 5,   ///< an unexpected error inside apod (a bug): please report it
-  exit_resources = 6,  ///< the machine ran out of memory or another resource
+  /// `apod compare` found a regression, or a GPU lies outside its siblings' spread (slower than
+  /// the other GPUs of its model on its host: `apod run --device all`, `apod compare --siblings`;
+  /// docs/siblings.md). A failure of the run (3 to 6) takes precedence in `apod run`.
+  exit_regression = 1,
+  exit_usage = 2,     ///< bad command line, bad input file or database, unwritable path
+  exit_no_device = 3, ///< no CUDA-capable device, or the driver failed
+  exit_partial = 4,   ///< the run finished but at least one experiment or point failed
+  exit_internal = 5,  ///< an unexpected error inside apod (a bug): please report it
+  exit_resources = 6, ///< the machine ran out of memory or another resource
 };
 
 /// The exit code and the one-line message for an exception that reached main(): InputError 2,
