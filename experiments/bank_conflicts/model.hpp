@@ -26,12 +26,13 @@ int conflict_degree(int stride_words);
 /// The wavefronts (passes over the 32 banks, one per clock) a warp's shared-memory request takes
 /// when lane l accesses `access_bytes` (4, 8 or 16) at byte address byte_addresses[l] (32 lanes,
 /// each address a multiple of access_bytes). A request of wider accesses is served in phases of
-/// 128 / access_bytes lanes (8 bytes: half-warps, 16 bytes: quarter-warps; the Programming Guide,
-/// compute capability 5.x "Shared Memory": a 64-bit access conflicts only within a half-warp),
-/// and a phase takes as many wavefronts as the most distinct 4-byte words one bank holds among
-/// its lanes' words (lanes reading one word share its fetch: the broadcast). The sum over the
-/// phases; at least 32 x access_bytes / 128. Throws std::invalid_argument for another width, not
-/// 32 addresses, or a misaligned one.
+/// 128 / access_bytes lanes (8 bytes: half-warps, 16 bytes: quarter-warps). That is the model's
+/// assumption: the Programming Guide states a half-warp rule for 64-bit accesses only for compute
+/// capability 3.x and speaks of 32-bit words alone for 5.x and later, so shared_memory measures
+/// the wider widths against it. A phase takes as many wavefronts as the most distinct 4-byte words
+/// one bank holds among its lanes' words (lanes reading one word share its fetch: the broadcast).
+/// The sum over the phases; at least 32 x access_bytes / 128. Throws std::invalid_argument for
+/// another width, not 32 addresses, or a misaligned one.
 int wavefronts_per_request(const std::vector<uint64_t>& byte_addresses, int access_bytes);
 
 /// wavefronts_per_request when lane l reads element l x stride_elements of an array of

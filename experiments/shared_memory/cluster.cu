@@ -109,7 +109,8 @@ Measurement read_point(const ExperimentContext& ctx, const DeviceBuffer<uint32_t
   const DeviceInfo& d = ctx.device;
   const auto kernel = cluster_read_kernel<T, Remote>;
   cudaLaunchAttribute attribute[1];
-  cudaLaunchConfig_t config = cluster_config(0, block_size, nullptr, attribute);
+  // The grid of one cluster: the occupancy call reads the cluster shape and the block.
+  cudaLaunchConfig_t config = cluster_config(cluster_blocks, block_size, nullptr, attribute);
   int clusters = 0;
   APOD_CUDA(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config));
   const unsigned grid = unsigned(std::max(1, clusters) * cluster_blocks);

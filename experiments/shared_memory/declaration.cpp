@@ -3,6 +3,9 @@
 // and a cluster's distributed shared memory.
 #include "declaration.hpp"
 
+#include <string>
+#include <utility>
+
 namespace apod::smem {
 
 const std::vector<Stride>& strides() {
@@ -51,15 +54,22 @@ std::vector<PlannedPoint> plan(const PlanInput& in) {
   return points;
 }
 
-Chart strided_chart() {
-  Chart c = Chart::sweep_of(bandwidth_per_sm)
+// A metric of the strided points against the stride, a series per access width, with its model.
+Chart strided_sweep(const Metric& metric, std::string model_label, std::string y_title) {
+  Chart c = Chart::sweep_of(metric)
                 .along(stride, true, 2)
                 .colour(access_bytes)
                 .only_where(test, strided)
-                .model(keys::model, "conflict-free figure x fewest wavefronts / wavefronts");
+                .model(keys::model, std::move(model_label));
   c.mark = "point";
   c.log_y = true;
-  c.y_title = "shared-memory bandwidth per SM (GB/s, log scale)";
+  c.y_title = std::move(y_title);
+  return c;
+}
+
+Chart strided_chart() {
+  Chart c = strided_sweep(bandwidth_per_sm, "conflict-free figure x fewest wavefronts / wavefronts",
+                          "shared-memory bandwidth per SM (GB/s, log scale)");
   c.says("Shared-memory bandwidth per SM of a warp's 4-, 8- and 16-byte loads against the stride",
          {"Ticks: the bank model (bank_conflicts/model.hpp): a request takes as many wavefronts "
           "as the most distinct words one bank holds per phase (a warp for 4 bytes, half-warps "
@@ -70,14 +80,8 @@ Chart strided_chart() {
 }
 
 Chart wavefront_chart() {
-  Chart c = Chart::sweep_of(wavefronts)
-                .along(stride, true, 2)
-                .colour(access_bytes)
-                .only_where(test, strided)
-                .model(keys::model, "wavefronts per request (bank model)");
-  c.mark = "point";
-  c.log_y = true;
-  c.y_title = "SM clocks per warp request (log scale)";
+  Chart c = strided_sweep(wavefronts, "wavefronts per request (bank model)",
+                          "SM clocks per warp request (log scale)");
   c.says("Clocks a warp's shared-memory request takes, measured, against the bank model's "
          "wavefronts",
          {"Measured: 32 x access bytes over the bytes per clock the SM delivered (the sample's "
