@@ -36,7 +36,8 @@ TEST(PeerToPeerGpu, EveryPairVerifiesOnEveryRouteAndSize) {
                 m.params.value(p2p::route.key, std::string()).c_str(), median, m.unit.c_str(),
                 m.params.contains(p2p::bytes.key) ? m.params[p2p::bytes.key].dump().c_str() : "");
     if (m.metric == p2p::bandwidth.name) {
-      ++copies_per_peer[m.params[p2p::peer.key].get<int>()];
+      if (copies_per_peer[m.params[p2p::peer.key].get<int>()]++ == 0) // the link, once a peer
+        std::printf("  link facts: %s\n", m.extra.dump().c_str());
       EXPECT_EQ(m.extra.value(keys::words_wrong, -1), 0) << m.params.dump();
       if (m.extra.contains(keys::limit_gbs)) {
         EXPECT_LT(median, m.extra[keys::limit_gbs].get<double>() * 1.02)
