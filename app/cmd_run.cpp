@@ -31,7 +31,7 @@ namespace {
 // the children stored from `started_at` on, each GPU against the other GPUs of its model, each
 // GPU's own run-to-run noise from its history in the database. Prints the verdict; returns
 // exit_regression when a GPU is slower than its siblings, except for --quick runs (a smoke test,
-// not a measurement: said, never failed on).
+// not a measurement: said, never failed on; SiblingVerdict::quick).
 int judge_this_node(const std::string& db, const std::string& started_at) {
   try {
     Store store(db, Store::Mode::read_only);
@@ -41,19 +41,11 @@ int judge_this_node(const std::string& db, const std::string& started_at) {
       if (set.front()->started_at < started_at)
         continue; // an earlier invocation's
       std::set<std::string> ids;
-      bool quick = false;
-      for (const RunRecord* r : set) {
+      for (const RunRecord* r : set)
         ids.insert(r->id);
-        quick =
-            quick || (r->environment.sampling && r->environment.sampling->quick.value_or(false));
-      }
       const SiblingVerdict verdict = judge_siblings(set, NoiseModel::from_runs(runs, {}, ids));
       std::cout << "\n" << format_siblings_text(verdict);
-      if (quick && verdict.flagged() > 0)
-        std::cout << "(--quick runs are a smoke test, not a measurement: the sibling check does "
-                     "not fail on them)\n";
-      else
-        code = std::max(code, verdict.exit_code());
+      code = std::max(code, verdict.exit_code());
     }
     return code;
   } catch (const InputError& e) { // no database (every child failed before storing a run)

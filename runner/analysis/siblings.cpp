@@ -266,7 +266,7 @@ int SiblingVerdict::flagged() const {
 }
 
 int SiblingVerdict::exit_code() const {
-  return flagged() > 0 ? 1 : 0;
+  return flagged() > 0 && !quick ? 1 : 0;
 }
 
 SiblingVerdict judge_siblings(const std::vector<const RunRecord*>& runs, const NoiseModel& own,
@@ -277,8 +277,11 @@ SiblingVerdict judge_siblings(const std::vector<const RunRecord*>& runs, const N
   std::map<std::pair<std::string, std::string>,
            std::map<std::string, std::vector<const RunRecord*>>>
       sets;
-  for (const RunRecord* run : runs)
+  for (const RunRecord* run : runs) {
     sets[{run->environment.host, run->device.name}][run->device.uuid].push_back(run);
+    const auto& sampling = run->environment.sampling;
+    verdict.quick = verdict.quick || (sampling && sampling->quick.value_or(false));
+  }
   for (auto& [where, by_gpu] : sets) {
     SiblingSet set;
     set.host = where.first;

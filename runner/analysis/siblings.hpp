@@ -89,9 +89,12 @@ struct SiblingSet {
 struct SiblingVerdict {
   SiblingOptions options;
   std::vector<SiblingSet> sets;
+  /// Some of the runs are `--quick` ones: a smoke test at small sizes, not a measurement. The
+  /// verdict is said and never fails (exit_code 0).
+  bool quick = false;
   int flagged() const; ///< GPUs flagged
-  /// 0 when no GPU is flagged, else exit_regression (1): a GPU slower than its siblings is a
-  /// regression of that GPU.
+  /// 0 when no GPU is flagged (or the runs are quick ones), else exit_regression (1): a GPU slower
+  /// than its siblings is a regression of that GPU.
   int exit_code() const;
 };
 

@@ -110,6 +110,9 @@ std::string format_siblings_text(const SiblingVerdict& verdict) {
                            terminal_text(f.value), terminal_text(f.siblings));
     }
   }
+  if (verdict.quick && !flagged.empty())
+    out += "(--quick runs are a smoke test at small sizes, not a measurement: the sibling check "
+           "says what it sees and does not fail on them)\n";
   if (flagged.empty())
     out += fmt::format("Sibling check: no GPU of {} lies outside its siblings' spread\n", gpus);
   else
@@ -197,6 +200,8 @@ json to_json(const SiblingVerdict& verdict) {
   }
   return {{"sibling_check",
            {{"min_margin", verdict.options.min_margin},
+            {"quick", verdict.quick},
+            {"exit_code", verdict.exit_code()},
             {"z", verdict.options.z},
             {"flagged", verdict.flagged()},
             {"sets", sets}}}};

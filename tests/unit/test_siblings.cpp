@@ -244,3 +244,39 @@ TEST(Siblings, PointsThatFailOnOneGpuAreCountedThere) {
   EXPECT_EQ(v.flagged(), 0);
   EXPECT_NE(format_siblings_text(v).find("5 points failed here"), std::string::npos);
 }
+
+TEST(Siblings, AnNvLinkDownIsNamedAndTheFarEndsAreNot) {
+  std::vector<RunRecord> runs = committed_sets()[1];
+  for (size_t g = 0; g < runs.size(); ++g) {
+    ASSERT_TRUE(runs[g].environment.gpu_state);
+    GpuState& state = *runs[g].environment.gpu_state;
+    for (int link = 0; link < 18; ++link)
+      state.nvlinks.push_back({link, !(g == 2 && link == 7), 4,
+                               fmt::format("00000000:{:02x}:00.0", 16 * int(g) + link % 4)});
+    state.ecc_corrected_aggregate = g == 2 ? 12 : 0;
+    runs[g].environment.stored = {};
+  }
+  const SiblingVerdict v = judge_siblings(pointers(runs), NoiseModel());
+  std::map<std::string, std::string> facts;
+  for (const FactDifference& f : gpu_of(v, runs[2].device.uuid).facts)
+    facts[f.fact] = f.value + " vs " + f.siblings;
+  EXPECT_EQ(facts.size(), 2u) << format_siblings_text(v);
+  EXPECT_EQ(facts["gpu_state.nvlinks[7].active"], "false vs true");
+  EXPECT_EQ(facts["gpu_state.ecc_corrected_aggregate"], "12 vs 0");
+  EXPECT_TRUE(gpu_of(v, runs[0].device.uuid).facts.empty()) << format_siblings_text(v);
+}
+
+TEST(Siblings, QuickRunsSayWhatTheySeeAndNeverFail) {
+  std::vector<RunRecord> runs = committed_sets()[0];
+  for (RunRecord& r : runs) {
+    SamplingSettings sampling = r.environment.sampling.value_or(SamplingSettings{});
+    sampling.quick = true;
+    r.environment.sampling = sampling;
+  }
+  runs[0] = slowed(runs[0], 1.05, every_point);
+  const SiblingVerdict v = judge_siblings(pointers(runs), NoiseModel());
+  EXPECT_TRUE(v.quick);
+  EXPECT_EQ(v.flagged(), 1);
+  EXPECT_EQ(v.exit_code(), 0);
+  EXPECT_NE(format_siblings_text(v).find("--quick"), std::string::npos);
+}
