@@ -36,17 +36,25 @@ __device__ __forceinline__ void add_to_block(unsigned sum, unsigned* block_sums)
     atomicAdd(block_sums + blockIdx.x, sum);
 }
 
+__device__ __forceinline__ unsigned sum_of(uint4 v) {
+  return v.x + v.y + v.z + v.w;
+}
+
 /// Every block reads all `elements` of the set `passes` times, thread i elements i, i + 256, ...:
-/// each SM's blocks share the set, which its L1 holds while it fits.
+/// each SM's blocks share the set, which its L1 holds while it fits. Four loads are issued before
+/// their sums, so each warp has four in flight (a load's sum would otherwise stall the next).
 __global__ void __launch_bounds__(block_size)
     per_sm_read_kernel(const uint4* set, uint32_t elements, uint32_t passes, unsigned* block_sums) {
   unsigned sum = 0;
   for (uint32_t p = 0; p < passes; ++p) {
-#pragma unroll 4
-    for (uint32_t e = threadIdx.x; e < elements; e += block_size) {
-      const uint4 v = load_ca(set + e);
-      sum += v.x + v.y + v.z + v.w;
+    uint32_t e = threadIdx.x;
+    for (; e + 3 * block_size < elements; e += 4 * block_size) {
+      const uint4 a = load_ca(set + e), b = load_ca(set + e + block_size),
+                  c = load_ca(set + e + 2 * block_size), d = load_ca(set + e + 3 * block_size);
+      sum += sum_of(a) + sum_of(b) + sum_of(c) + sum_of(d);
     }
+    for (; e < elements; e += block_size)
+      sum += sum_of(load_ca(set + e));
   }
   add_to_block(sum, block_sums);
 }
@@ -75,10 +83,19 @@ __global__ void __launch_bounds__(block_size)
                     unsigned* block_sums) {
   LapWalk walk(total, elements);
   unsigned sum = 0;
-#pragma unroll 4
-  for (uint32_t i = 0; i < walk.iterations; ++i) {
-    const uint4 v = load_cg(set + walk.element);
-    sum += v.x + v.y + v.z + v.w;
+  uint32_t i = 0;
+  for (; i + 4 <= walk.iterations; i += 4) { // four loads in flight, as in per_sm_read_kernel
+    uint32_t at[4];
+    for (uint32_t& a : at) {
+      a = walk.element;
+      walk.step(grid_step, elements);
+    }
+    const uint4 a = load_cg(set + at[0]), b = load_cg(set + at[1]), c = load_cg(set + at[2]),
+                d = load_cg(set + at[3]);
+    sum += sum_of(a) + sum_of(b) + sum_of(c) + sum_of(d);
+  }
+  for (; i < walk.iterations; ++i) {
+    sum += sum_of(load_cg(set + walk.element));
     walk.step(grid_step, elements);
   }
   add_to_block(sum, block_sums);
