@@ -58,24 +58,18 @@ GpuPoints points_of(SiblingGpu& gpu, const std::vector<const RunRecord*>& runs) 
   return out;
 }
 
-/// The keys every GPU of the set measured; per GPU, the points that failed there and that more
-/// than half of its siblings measured (a point a GPU never set out to measure, such as a peer
-/// pair of its own, is not counted).
-std::set<std::string> common_keys(std::vector<GpuPoints>& gpus) {
+/// Per GPU, the points that failed there and that more than half of its siblings measured (a
+/// point a GPU never set out to measure is not counted).
+void count_failed(std::vector<GpuPoints>& gpus) {
   std::map<std::string, int> count;
   for (const GpuPoints& g : gpus)
     for (const auto& [key, level] : g.log_level)
       count[key]++;
-  std::set<std::string> common;
   const int n = static_cast<int>(gpus.size());
-  for (const auto& [key, c] : count)
-    if (c == n)
-      common.insert(key);
   for (GpuPoints& g : gpus)
     for (const std::string& key : g.failed)
       if (2 * count[key] > n - 1)
         g.gpu->points_missing++;
-  return common;
 }
 
 /// Fills `level`'s verdict from its deviations: this GPU's and each sibling's against the same
@@ -92,9 +86,10 @@ void decide(SiblingLevel& level, double own_sigma, int own_runs, const SiblingOp
   level.faster = level.siblings_low - level.slowdown > level.margin;
 }
 
-/// The GPU `g`'s levels against its siblings over the `common` keys.
-void judge_gpu(GpuPoints& g, const std::vector<GpuPoints>& gpus,
-               const std::set<std::string>& common, const NoiseModel& own,
+/// The GPU `g`'s levels against its siblings, over the points it measured that at least half of
+/// its siblings measured too (on two GPUs, the other; on eight, a point that names a GPU of its
+/// own, such as a pair, is compared with the siblings that measured it).
+void judge_gpu(GpuPoints& g, const std::vector<GpuPoints>& gpus, const NoiseModel& own,
                const SiblingOptions& options) {
   struct Deviations {
     std::vector<double> own;
@@ -102,28 +97,33 @@ void judge_gpu(GpuPoints& g, const std::vector<GpuPoints>& gpus,
     std::string worst_key;
     double worst = -INFINITY;
   };
+  const size_t siblings_needed = std::max<size_t>(1, gpus.size() / 2); // ceil((n - 1) / 2)
   std::map<LevelKey, Deviations> by_level;
-  for (const std::string& key : common) {
-    const Measurement& m = *g.example.at(key);
+  for (const auto& [key, level] : g.log_level) {
+    std::vector<const GpuPoints*> having;
     std::vector<double> sibling_levels;
     for (const GpuPoints& s : gpus)
-      if (&s != &g)
+      if (&s != &g && s.log_level.count(key)) {
+        having.push_back(&s);
         sibling_levels.push_back(s.log_level.at(key));
+      }
+    if (having.size() < siblings_needed)
+      continue;
+    const Measurement& m = *g.example.at(key);
     const double reference = median_of(sibling_levels);
     Deviations& d = by_level[{m.experiment, m.metric_class}];
-    const double mine = slower_by(m, g.log_level.at(key), reference);
+    const double mine = slower_by(m, level, reference);
     d.own.push_back(mine);
     if (mine > d.worst) {
       d.worst = mine;
       d.worst_key = key;
     }
-    for (const GpuPoints& s : gpus)
-      if (&s != &g)
-        d.siblings[&s].push_back(slower_by(m, s.log_level.at(key), reference));
+    for (const GpuPoints* s : having)
+      d.siblings[s].push_back(slower_by(m, s->log_level.at(key), reference));
   }
   // Per class: every experiment's level, this GPU's and each sibling's.
   std::map<MetricClass, std::vector<double>> class_own, class_noise;
-  std::map<MetricClass, std::map<size_t, std::vector<double>>> class_siblings; // by sibling
+  std::map<MetricClass, std::map<const GpuPoints*, std::vector<double>>> class_siblings;
   for (const auto& [key, d] : by_level) {
     if (static_cast<int>(d.own.size()) < min_whole_points)
       continue; // one or two points: a point's own figure, not the experiment's
@@ -133,8 +133,10 @@ void judge_gpu(GpuPoints& g, const std::vector<GpuPoints>& gpus,
     level.points = static_cast<int>(d.own.size());
     level.slowdown = median_of(d.own);
     std::vector<double> siblings;
-    for (const auto& [s, values] : d.siblings)
+    for (const auto& [s, values] : d.siblings) {
       siblings.push_back(median_of(values));
+      class_siblings[key.metric_class][s].push_back(siblings.back());
+    }
     const NoiseEstimate e = own.estimate_whole(g.machine, key.experiment, key.metric_class);
     decide(level, e.sigma, e.runs > 0 ? static_cast<int>(g.gpu->run_ids.size()) : 0, options,
            siblings);
@@ -145,8 +147,6 @@ void judge_gpu(GpuPoints& g, const std::vector<GpuPoints>& gpus,
     g.gpu->levels.push_back(level);
     class_own[key.metric_class].push_back(level.slowdown);
     class_noise[key.metric_class].push_back(e.runs > 0 ? e.sigma : 0);
-    for (size_t i = 0; i < siblings.size(); ++i)
-      class_siblings[key.metric_class][i].push_back(siblings[i]);
   }
   for (const auto& [c, values] : class_own) {
     if (values.size() < 2)
@@ -310,9 +310,9 @@ SiblingVerdict judge_siblings(const std::vector<const RunRecord*>& runs, const N
     size_t i = 0;
     for (auto& [uuid, gpu_runs] : by_gpu)
       points.push_back(points_of(set.gpus[i++], gpu_runs));
-    const std::set<std::string> common = common_keys(points);
+    count_failed(points);
     for (GpuPoints& g : points)
-      judge_gpu(g, points, common, own, options);
+      judge_gpu(g, points, own, options);
     std::stable_sort(
         set.gpus.begin(), set.gpus.end(),
         [](const SiblingGpu& a, const SiblingGpu& b) { return a.ordinal < b.ordinal; });

@@ -280,3 +280,28 @@ TEST(Siblings, QuickRunsSayWhatTheySeeAndNeverFail) {
   EXPECT_EQ(v.exit_code(), 0);
   EXPECT_NE(format_siblings_text(v).find("--quick"), std::string::npos);
 }
+
+// Points that name a GPU of their own (a pair: this GPU and a peer) exist on all GPUs but that
+// peer: each GPU's are compared with the siblings that measured the same point.
+TEST(Siblings, PointsThatNameAPeerAreComparedWithTheSiblingsThatHaveThem) {
+  std::vector<RunRecord> runs = committed_sets()[1];
+  const std::string experiment = runs[0].experiments.front().name;
+  for (size_t g = 0; g < runs.size(); ++g)
+    for (ExperimentRecord& e : runs[g].experiments) {
+      if (e.name != experiment)
+        continue;
+      std::vector<Measurement> paired;
+      for (const Measurement& m : e.measurements)
+        for (size_t peer = 0; peer < runs.size(); ++peer)
+          if (peer != g) {
+            paired.push_back(m);
+            paired.back().comparability_key += "|peer" + std::to_string(peer);
+          }
+      e.measurements = paired;
+    }
+  EXPECT_EQ(judge_siblings(pointers(runs), NoiseModel()).flagged(), 0);
+  runs[1] = slowed(runs[1], 1.05, [&](const Measurement& m) { return m.experiment == experiment; });
+  const SiblingVerdict v = judge_siblings(pointers(runs), NoiseModel());
+  ASSERT_EQ(flagged_ordinals(v), std::vector<int>{runs[1].device.ordinal})
+      << format_siblings_text(v);
+}
