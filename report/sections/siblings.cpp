@@ -1,7 +1,8 @@
-// A node's GPUs side by side: for the newest `apod run --device all` on the page (else every run,
-// by host and model), each GPU's figures against its siblings' median, an experiment's points of
-// one class taken whole, as the sibling check judges them (runner/analysis/siblings.hpp,
-// docs/siblings.md): flagged GPUs marked, the device facts that differ listed.
+// A node's GPUs side by side: for each host's newest `apod run --device all` on the page (else
+// every run, by host and model), each GPU's figures against its siblings' median, an
+// experiment's points of one class taken whole, as the sibling check judges them
+// (runner/analysis/siblings.hpp, docs/siblings.md): flagged GPUs marked, the device facts that
+// differ listed.
 #include "sections/siblings.hpp"
 
 #include "analysis/siblings.hpp"
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <map>
 
 namespace apod::report {
 
@@ -91,14 +93,17 @@ mustache::data siblings_section(const PageContext& context) {
   std::vector<RunRecord> runs;
   for (const RunView& view : context.page.runs)
     runs.push_back(*view.run);
+  // Per host, its newest `--device all` (a fleet's merged database holds many nodes).
   const auto sets = device_all_sets(runs);
+  std::map<std::string, const std::vector<const RunRecord*>*> newest;
+  for (const auto& set : sets)
+    newest[set.front()->environment.host] = &set;
   std::vector<const RunRecord*> chosen;
-  if (!sets.empty()) {
-    chosen = sets.back();
-  } else {
+  for (const auto& [host, set] : newest)
+    chosen.insert(chosen.end(), set->begin(), set->end());
+  if (sets.empty())
     for (const RunRecord& r : runs)
       chosen.push_back(&r);
-  }
   const SiblingVerdict verdict = judge_siblings(chosen, NoiseModel::from_runs(runs, {}));
   mustache::data list{mustache::data::type::list};
   for (const SiblingSet& set : verdict.sets) {
@@ -118,10 +123,10 @@ mustache::data siblings_section(const PageContext& context) {
   mustache::data section;
   section.set("sets", list);
   section.set("newest_of",
-              text_or_false(sets.size() > 1
-                                ? fmt::format("The newest of {} `apod run --device all` "
-                                              "invocations on the page.",
-                                              sets.size())
+              text_or_false(sets.size() > newest.size()
+                                ? fmt::format("Each host's newest `apod run --device all` ({} of "
+                                              "the {} on the page).",
+                                              newest.size(), sets.size())
                                 : ""));
   section.set("flagged", text_or_false(verdict.flagged() > 0
                                            ? fmt::format("{} GPU(s) slower than their siblings.",
