@@ -34,7 +34,7 @@ const SiblingLevel* find_level(const SiblingGpu& g, const SiblingLevel& like) {
 // Rows: each class over its experiments first, then each experiment's class; columns: the GPUs,
 // then the margin a GPU must pass beyond its slowest sibling.
 TableData levels_table(const SiblingSet& set) {
-  std::vector<Column> columns = {{"figures", ""}, {"points", numeric}};
+  std::vector<Column> columns = {{"figures", ""}, {"taken whole", numeric}};
   for (const SiblingGpu& g : set.gpus)
     columns.push_back({gpu_title(g) + (g.flagged() ? " — slower" : ""), numeric});
   columns.push_back({"margin", numeric});
@@ -51,7 +51,9 @@ TableData levels_table(const SiblingSet& set) {
         {row->experiment.empty()
              ? std::string(class_phrase(row->metric_class)) + ", every experiment"
              : row->experiment + ", " + class_phrase(row->metric_class)},
-        figure_cell(std::to_string(row->points), double(row->points))};
+        figure_cell(
+            fmt::format("{} {}", row->points, row->experiment.empty() ? "experiments" : "points"),
+            double(row->points))};
     for (const SiblingGpu& g : set.gpus) {
       const SiblingLevel* l = find_level(g, *row);
       if (!l) {
