@@ -60,9 +60,11 @@ TableData levels_table(const SiblingSet& set) {
         cells.push_back({"—", numeric});
         continue;
       }
-      Cell cell = figure_cell(signed_percent(l->slowdown) + (l->slower ? " slower" : ""),
+      const bool flagged = l->slower && l->gating;
+      Cell cell = figure_cell(signed_percent(l->slowdown) +
+                                  (flagged ? " slower" : (l->slower ? " unconfirmed" : "")),
                               100 * (std::exp(l->slowdown) - 1));
-      cell.css_class += l->slower ? " status-bad" : (l->faster ? " status-warn" : "");
+      cell.css_class += flagged ? " status-bad" : (l->slower || l->faster ? " status-warn" : "");
       cells.push_back(cell);
     }
     cells.push_back(figure_cell(fmt::format("{:.1f}%", 100 * (std::exp(row->margin) - 1)),

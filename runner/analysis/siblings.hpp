@@ -7,7 +7,10 @@
 //   the median of its siblings' levels), turned so that positive is slower;
 // - per experiment and metric class, a GPU's deviation is the median of its points' (at least
 //   min_whole_points gated points): a transient on one point moves it not at all, a GPU slower
-//   everywhere moves every one; per class, the median over its experiments' deviations;
+//   everywhere moves every one; per class, the lower median over its experiments' deviations;
+// - a class taken over its experiments fails the check; one experiment alone fails it only where
+//   the GPU's own run-to-run noise of that experiment is known (one experiment moves between runs
+//   by more than GPUs differ), and is otherwise said as unconfirmed;
 // - the siblings' spread: each sibling's deviation against the same reference; a GPU is flagged
 //   where it is slower than the slowest of its siblings by more than the margin, the larger of
 //   min_margin and z standard deviations of the GPU-to-GPU noise of that class (measured on the
@@ -55,9 +58,13 @@ struct SiblingLevel {
   double siblings_high = 0; ///< the slowest sibling against the same reference (ln)
   double noise = 0;         ///< the standard deviation the margin is made of (ln)
   double margin = 0;        ///< how far beyond its siblings' spread a GPU must lie (ln)
-  bool slower = false;      ///< beyond the slowest sibling by more than the margin: flagged
-  bool faster = false;      ///< beyond the fastest sibling by more than the margin: said
-  std::string worst_point;  ///< the point of this level most slower than its siblings
+  bool slower = false;      ///< beyond the slowest sibling by more than the margin
+  /// A slower level fails the check (flags the GPU): a class taken over its experiments, or one
+  /// experiment where this GPU's own run-to-run noise of it is known (--repeat 3, a history).
+  /// Otherwise it is said as unconfirmed.
+  bool gating = true;
+  bool faster = false;     ///< beyond the fastest sibling by more than the margin: said
+  std::string worst_point; ///< the point of this level most slower than its siblings
   double worst_point_slowdown = 0;
 };
 

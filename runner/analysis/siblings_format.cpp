@@ -84,24 +84,34 @@ std::string format_siblings_text(const SiblingVerdict& verdict) {
       out += fmt::format("  {:<36}", level_name(*row).substr(0, 36));
       for (const SiblingGpu& g : set.gpus) {
         const SiblingLevel* l = find_level(g, *row);
-        out += fmt::format(" {:>9}", !l ? "-" : percent(l->slowdown) + (l->slower ? "!" : " "));
+        out += fmt::format(" {:>9}",
+                           !l ? "-"
+                              : percent(l->slowdown) + (l->slower ? (l->gating ? "!" : "?") : " "));
       }
       out += "\n";
     }
     for (const SiblingGpu& g : set.gpus) {
       const bool faster = std::any_of(g.levels.begin(), g.levels.end(),
                                       [](const SiblingLevel& l) { return l.faster; });
-      if (!g.flagged() && !faster && g.facts.empty() && g.points_missing == 0)
+      const bool unconfirmed = std::any_of(g.levels.begin(), g.levels.end(),
+                                           [](const SiblingLevel& l) { return l.slower; });
+      if (!unconfirmed && !faster && g.facts.empty() && g.points_missing == 0)
         continue;
       out += fmt::format("  {}: {}\n", gpu_name(g),
-                         g.flagged() ? "SLOWER than its siblings"
-                                     : (faster ? "faster than its siblings (not a failure)"
-                                               : "within its siblings' spread"));
+                         g.flagged()   ? "SLOWER than its siblings"
+                         : unconfirmed ? "slower than its siblings in one experiment, unconfirmed"
+                         : faster      ? "faster than its siblings (not a failure)"
+                                       : "within its siblings' spread");
       if (g.flagged())
         flagged.push_back(gpu_name(g));
       for (const SiblingLevel& l : g.levels)
         if (l.slower || l.faster)
-          out += fmt::format("    {}: {}\n", level_name(l), level_words(l));
+          out +=
+              fmt::format("    {}: {}{}\n", level_name(l), level_words(l),
+                          l.slower && !l.gating
+                              ? " [unconfirmed: one experiment alone fails the check only with "
+                                "this GPU's run-to-run noise of it, from --repeat 3 or a history]"
+                              : "");
       if (g.points_missing > 0)
         out +=
             fmt::format("    {} points failed here that its siblings measured\n", g.points_missing);
@@ -141,9 +151,10 @@ std::string format_siblings_markdown(const SiblingVerdict& verdict) {
       out += "| " + markdown_text(level_name(row)) + " |";
       for (const SiblingGpu& g : set.gpus) {
         const SiblingLevel* l = find_level(g, row);
+        const bool flagged = l && l->slower && l->gating;
         out += !l ? " - |"
-                  : fmt::format(" {}{} |", l->slower ? "**" : "",
-                                percent(l->slowdown) + (l->slower ? "**" : ""));
+                  : fmt::format(" {}{} |", flagged ? "**" : "",
+                                percent(l->slowdown) + (flagged ? "**" : (l->slower ? "?" : "")));
       }
       out += fmt::format(" {} |\n", magnitude(row.margin));
     }
@@ -180,6 +191,7 @@ json to_json(const SiblingVerdict& verdict) {
                           {"noise_rel", l.noise},
                           {"margin_rel", std::exp(l.margin) - 1},
                           {"slower", l.slower},
+                          {"gating", l.gating},
                           {"faster", l.faster},
                           {"worst_point", l.worst_point},
                           {"worst_point_slowdown_rel", std::exp(l.worst_point_slowdown) - 1}});
