@@ -23,7 +23,9 @@ namespace {
 
 // The runner's median (the mean of the middle two of an even count), which peak_copy ranks by: an
 // upper median ranked two access types within 0.25% of each other the other way round (H200).
-double median(const std::vector<double>& v) { return v.empty() ? 0 : summarize(v).median; }
+double median(const std::vector<double>& v) {
+  return v.empty() ? 0 : summarize(v).median;
+}
 
 class DeviceBytes {
 public:
