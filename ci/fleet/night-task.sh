@@ -8,8 +8,9 @@
 #   APOD          the apod binary (default: apod on PATH)
 #   APOD_RUN      a program that replaces `$APOD run`, given the same arguments: CI has no GPU
 #                 and imports a committed run instead (tests/fleet/standin-run.sh)
-# Exit: 0 when the node's runs are stored (also a `partial` run, apod run's exit 4: the report
-# and compare show what failed); apod run's code otherwise (2 bad input, 3 no GPU or driver).
+# Exit: 0 when the node's runs are stored (also a `partial` run, apod run's exit 4, and a GPU
+# flagged by the sibling check, exit 1: the report and compare show them); apod run's code
+# otherwise (2 bad input, 3 no GPU or driver).
 #SBATCH --job-name=apod-night
 #SBATCH --array=0-7                 # one task per GPU node (adjust to the fleet)
 #SBATCH --nodes=1
@@ -33,6 +34,10 @@ code=0
 "${run[@]}" --device all --db "$db" --label "nightly $night $(hostname)" || code=$?
 if ((code == 4)); then
   echo "night-task: a partial run (exit 4) was stored; the report and compare show what failed"
+elif ((code == 1)); then
+  # The runs are whole and stored; the sibling check (docs/siblings.md) found a GPU of this node
+  # outside its siblings' spread. The night goes on: the report's side-by-side names it.
+  echo "night-task: a GPU lies outside its siblings' spread (exit 1); the runs were stored"
 elif ((code != 0)); then
   exit "$code"
 fi
