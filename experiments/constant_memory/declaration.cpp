@@ -32,6 +32,10 @@ Chart throughput_chart() {
                 .along(distinct, true, 2)
                 .colour(source)
                 .model(keys::model, "the fitted law: 1 / (a + b x unique addresses), per source");
+  // No bound yet: the first H200 run put every point within 0.2% of its source's fit, but
+  // test_declared_models holds a bound on the committed H100 and H200 batches, which do not hold
+  // this experiment yet (the notes of issue 23 propose 0.05 here and on the ratio, 0.10 on the
+  // latency fit, once they do).
   c.log_y = true;
   c.y_title = "warp-wide reads per clock per SM (log scale)";
   c.says("Reads per clock per SM as a warp's lanes ask for 1 to 32 unique addresses",
