@@ -3,6 +3,8 @@
 // and the latency of a load from the peer's memory against one from this GPU's own.
 #include "declaration.hpp"
 
+#include <algorithm>
+
 namespace apod::p2p {
 
 std::vector<size_t> sizes(bool quick, bool full) {
@@ -24,14 +26,18 @@ const std::vector<Route>& routes() {
   return all;
 }
 
-std::string route_words(const Route& r, int peer) {
+std::string route_words(const Route& r) {
   const std::string how = r.method == std::string(copy_engine) ? "copy engine" : "SM copy";
-  const std::string gpu = "GPU " + std::to_string(peer);
   if (r.direction == std::string(to_peer))
-    return how + " to " + gpu;
+    return how + " to peer";
   if (r.direction == std::string(from_peer))
-    return how + " from " + gpu;
-  return how + " both ways with " + gpu;
+    return how + " from peer";
+  return how + " both ways";
+}
+
+int copies_per_sample(size_t bytes) {
+  constexpr size_t target = size_t(64) << 20;
+  return int(std::clamp<size_t>(target / bytes, 1, 16));
 }
 
 std::string peer_route(int peer) {
@@ -64,7 +70,7 @@ std::vector<PlannedPoint> plan(const PlanInput& in) {
                            {method.key, r.method},
                            {direction.key, r.direction},
                            {bytes.key, size},
-                           {route.key, route_words(r, p)}},
+                           {route.key, route_words(r)}},
                           {bandwidth.name},
                           when});
     const json chase = {{peer.key, p}, {memory.key, peer_memory}, {route.key, peer_route(p)}};
@@ -76,9 +82,10 @@ std::vector<PlannedPoint> plan(const PlanInput& in) {
 
 Chart bandwidth_chart() {
   Chart c = Chart::sweep_of(bandwidth).along(bytes, true).colour(route);
+  c.mark = "point"; // a machine of more than two GPUs has a point per peer at each size
   c.says("Bandwidth between this GPU and each peer against the transfer size: copy engine "
          "(cudaMemcpyPeerAsync) and SM copy kernel, to the peer, from it, and both ways at once "
-         "(the sum of the two directions)",
+         "(the sum of the two directions; one point per peer)",
          {"The limit drawn is the link's theoretical rate: active NVLinks x 25 GB/s per "
           "direction for NVLink 2.0-4.0 (twice it both ways), or the PCIe line rate."});
   return c;
@@ -103,13 +110,18 @@ APOD_DECLARE(Declaration{
         "cudaMemcpyPeerAsync (copy engine) from this GPU to the peer, from the peer to this GPU "
         "(both issued on this GPU's stream), and both at once (one copy on each GPU's stream; "
         "the figure is the bytes of both directions over the time both take); of an SM copy "
-        "kernel on this GPU over peer pointers (16-byte loads and stores, grid-stride, all SMs) "
-        "that writes to the peer, reads from it, and does both at once (half the blocks each "
-        "way); sizes 4 MiB, 64 MiB and 1 GiB per direction (--full: 4 KiB to 1 GiB in powers "
-        "of 4). Every copy's destination is poisoned before the point and checked word by word "
+        "kernel over peer pointers (16-byte loads and stores, grid-stride, all SMs): this GPU's "
+        "SMs writing to the peer, reading from it, and both at once as nvbandwidth's "
+        "bidirectional SM case does it (each GPU's SMs read from the other, one kernel on each "
+        "GPU's stream); sizes 4 MiB, 64 MiB and 1 GiB per direction (--full: 4 KiB to 1 GiB in "
+        "powers of 4); under 64 MiB several copies are timed back to back in one sample "
+        "(copies_per_sample, at most 16). Every copy's destination is poisoned before the point "
+        "and checked word by word "
         "on its own GPU afterwards (words_wrong). The latency is one thread of this GPU chasing "
         "a random cyclic chain of 128-byte lines (ld.global.cg) through 256 MiB of the peer's "
-        "memory and through the same chain in its own memory, after a read pass over 1 GiB on "
+        "memory and through the same chain in its own memory (random lines: nvbandwidth's "
+        "latency case walks consecutive 128-byte lines, which reads lower), after a read pass over "
+        "1 GiB on "
         "the chain's GPU evicts its L2; every sample continues the chain on lines not touched "
         "since, timed with %globaltimer; the end of each chase is checked against the host's "
         "walk. Each point records the peer (name, PCI bus id), the link as NVML and CUDA see it "
@@ -132,6 +144,9 @@ APOD_DECLARE(Declaration{
                {"link", "how the GPUs are joined: nvlink, nvlink_switch, pcie or unknown"},
                {"nvlinks_to_peer", "active NVLinks whose far end is the peer (NVML)"},
                {"nvlinks_to_switch", "active NVLinks whose far end is no visible GPU (NVSwitch)"},
+               {"nvlinks_far_end_hidden",
+                "active NVLinks whose far end NVML hides (FFFFFFFF:FF:FF.0 in a virtual machine)"},
+               {"copies_per_sample", "copies timed back to back in one sample"},
                {"nvlink_generation", "NVLink generation by compute capability (0: none known)"},
                {"nvlink_version_nvml", "nvmlDeviceGetNvLinkVersion's raw answer on a link to it"},
                {"p2p_performance_rank", "cudaDevP2PAttrPerformanceRank (lower is faster)"},

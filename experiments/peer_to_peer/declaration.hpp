@@ -31,7 +31,8 @@ inline const Param direction{.key = "direction",
                                         {from_peer, "the peer to this GPU"},
                                         {both_ways, "both at once"}}};
 inline const Param bytes{.key = "bytes", .title = "bytes per direction", .unit = "bytes"};
-/// The curve a point belongs to: method, direction and peer in words ("copy engine to GPU 1").
+/// The curve a point belongs to: method and direction in words ("copy engine to peer"); for the
+/// chases, whose memory ("GPU 1's memory").
 inline const Param route{.key = "route", .title = "route"};
 inline const Param memory{.key = "memory",
                           .title = "memory chased",
@@ -75,8 +76,12 @@ const std::vector<Route>& routes();
 /// The route param of the chases: "this GPU's memory", "GPU 1's memory".
 inline constexpr const char* local_route = "this GPU's memory";
 std::string peer_route(int peer);
-/// The route param's words: "copy engine to GPU 1", "SM copy from GPU 1", "copy engine both
-/// ways with GPU 1".
-std::string route_words(const Route& r, int peer);
+/// The route param's words, the same for every peer (a chart's series; the peer is its own
+/// param): "copy engine to peer", "SM copy both ways".
+std::string route_words(const Route& r);
+
+/// Copies timed in one sample at `bytes`: enough that a sample lasts well over the events'
+/// resolution (64 MiB's worth), at most 16; 1 from 64 MiB up.
+int copies_per_sample(size_t bytes);
 
 } // namespace apod::p2p

@@ -65,8 +65,13 @@ LinkFacts link_facts(const std::vector<NvLink>& links, const std::string& peer_b
                      bool native_atomics, std::optional<double> pcie_gbs) {
   LinkFacts f;
   for (const NvLink& l : links) {
-    if (!l.active || l.remote_pci_bus_id.empty())
+    if (!l.active)
       continue;
+    const auto far_end = parse_pci(l.remote_pci_bus_id);
+    if (!far_end || far_end->domain == 0xFFFFFFFFu) {
+      ++f.nvlinks_far_end_hidden;
+      continue;
+    }
     if (same_pci_device(l.remote_pci_bus_id, peer_bus_id)) {
       ++f.nvlinks_to_peer;
       continue;
@@ -94,6 +99,9 @@ LinkFacts link_facts(const std::vector<NvLink>& links, const std::string& peer_b
   } else if (f.nvlinks_to_switch > 0 && native_atomics) {
     f.kind = "nvlink_switch";
     nvlink_rate(f.nvlinks_to_switch, " (through NVSwitch)");
+  } else if (f.nvlinks_far_end_hidden > 0 && native_atomics) {
+    f.kind = "nvlink";
+    nvlink_rate(f.nvlinks_far_end_hidden, " (far ends hidden: every active link counted)");
   } else if (native_atomics) {
     f.kind = "nvlink";
     f.generation = generation;

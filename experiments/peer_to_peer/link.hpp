@@ -27,9 +27,12 @@ bool same_pci_device(const std::string& a, const std::string& b);
 
 /// How this GPU reaches a peer.
 struct LinkFacts {
-  std::string kind;                ///< "nvlink", "nvlink_switch", "pcie", or "unknown"
-  int nvlinks_to_peer = 0;         ///< active NVLinks whose far end is the peer
-  int nvlinks_to_switch = 0;       ///< active NVLinks whose far end is no visible GPU (an NVSwitch)
+  std::string kind;          ///< "nvlink", "nvlink_switch", "pcie", or "unknown"
+  int nvlinks_to_peer = 0;   ///< active NVLinks whose far end is the peer
+  int nvlinks_to_switch = 0; ///< active NVLinks whose far end is no visible GPU (an NVSwitch)
+  /// Active NVLinks whose far end NVML does not tell: in a virtual machine it answers
+  /// FFFFFFFF:FF:FF.0 (two H200s of a VM, 2026-11-26), or nothing readable.
+  int nvlinks_far_end_hidden = 0;
   int generation = 0;              ///< nvlink_generation of this GPU (0 on PCIe)
   std::optional<double> limit_gbs; ///< theoretical rate per direction
   std::string limit_label;         ///< its words
@@ -39,7 +42,10 @@ struct LinkFacts {
 /// the peer at `peer_bus_id`, among the visible GPUs at `gpu_bus_ids`. Active NVLinks to the
 /// peer make it "nvlink", rate links x per-link rate; else active NVLinks to something that is
 /// not a visible GPU make it "nvlink_switch" (every GPU of an NVSwitch node reaches every other
-/// through all its links), rate likewise; else, where CUDA says peer atomics work (which only
+/// through all its links), rate likewise; else active NVLinks whose far end NVML hides, where
+/// CUDA says peer atomics work, make it "nvlink" counting them all (right for two GPUs and for
+/// NVSwitch nodes; an upper bound where a GPU's links go to several peers directly); else, where
+/// CUDA says peer atomics work (which only
 /// NVLink allows: Pascal Tuning Guide 1.4.4), "nvlink" with no rate; else "pcie", read against
 /// this GPU's PCIe line rate when known.
 LinkFacts link_facts(const std::vector<NvLink>& links, const std::string& peer_bus_id,

@@ -32,6 +32,7 @@ constexpr size_t line_words = 16; // one chain node per 128-byte line of 8-byte 
 // Per point: the large copies take their minimum samples (10 x 2.7 ms at 1 GiB over an H100's
 // 18 NVLinks); the short ones stop here when they do not settle. 18 copy points a peer: ~0.5 s.
 constexpr double point_time_cap_s = 0.025;
+constexpr size_t large_copy_bytes = size_t(256) << 20;
 
 /// Makes `device` current while it lives, then the device that was.
 class CurrentDevice {
@@ -96,19 +97,6 @@ __device__ __forceinline__ void copy_range(uint4* __restrict__ dst, const uint4*
 __global__ void __launch_bounds__(block_size)
     sm_copy_kernel(uint4* __restrict__ dst, const uint4* __restrict__ src, size_t n) {
   copy_range(dst, src, n, blockIdx.x, gridDim.x);
-}
-
-// Both ways at once from this GPU's SMs: the first half of the blocks writes this GPU's words to
-// the peer, the second half reads the peer's words into this GPU.
-__global__ void __launch_bounds__(block_size)
-    sm_copy_both_kernel(uint4* __restrict__ peer_dst, const uint4* __restrict__ local_src,
-                        uint4* __restrict__ local_dst, const uint4* __restrict__ peer_src,
-                        size_t n) {
-  const unsigned half = gridDim.x / 2;
-  if (blockIdx.x < half)
-    copy_range(peer_dst, local_src, n, blockIdx.x, half);
-  else
-    copy_range(local_dst, peer_src, n, blockIdx.x - half, gridDim.x - half);
 }
 
 // Counts the words of `p` that differ from fill_value(seed, i); run on the GPU that owns `p`.
@@ -270,42 +258,58 @@ struct PeerRun {
   Side& local;
   Side& peer;
   int self, other;
-  unsigned grid;
+  unsigned grid, peer_grid;
   cudaStream_t stream;
   const CrossStreams& cross;
   json facts;
   p2p::LinkFacts link;
 
-  void copy(const p2p::Route& r, size_t bytes, cudaStream_t s) const {
+  /// One sample's work: `copies` copies of `bytes` each way the route goes. Both ways: one
+  /// stream per GPU, started by an event of this GPU's stream and joined back into it.
+  void copy(const p2p::Route& r, size_t bytes, int copies, cudaStream_t s) const {
     const size_t vectors = bytes / 16;
     auto* peer_dst = reinterpret_cast<uint4*>(peer.dst.get());
     auto* local_dst = reinterpret_cast<uint4*>(local.dst.get());
     const auto* peer_src = reinterpret_cast<const uint4*>(peer.src.get());
     const auto* local_src = reinterpret_cast<const uint4*>(local.src.get());
     const std::string direction = r.direction;
-    if (r.method == std::string(p2p::copy_engine)) {
-      if (direction == p2p::to_peer) {
-        APOD_CUDA(cudaMemcpyPeerAsync(peer_dst, other, local_src, self, bytes, s));
-      } else if (direction == p2p::from_peer) {
-        APOD_CUDA(cudaMemcpyPeerAsync(local_dst, self, peer_src, other, bytes, s));
-      } else { // one copy on each GPU's stream, both between the events of this GPU's stream
-        APOD_CUDA(cudaEventRecord(cross.go, s));
-        APOD_CUDA(cudaStreamWaitEvent(cross.peer_stream, cross.go, 0));
-        APOD_CUDA(cudaMemcpyPeerAsync(peer_dst, other, local_src, self, bytes, s));
-        APOD_CUDA(cudaMemcpyPeerAsync(local_dst, self, peer_src, other, bytes, cross.peer_stream));
-        APOD_CUDA(cudaEventRecord(cross.done, cross.peer_stream));
-        APOD_CUDA(cudaStreamWaitEvent(s, cross.done, 0));
-      }
-      return;
+    const bool engine = r.method == std::string(p2p::copy_engine);
+    const bool both = direction == p2p::both_ways;
+    if (both) {
+      APOD_CUDA(cudaEventRecord(cross.go, s));
+      APOD_CUDA(cudaStreamWaitEvent(cross.peer_stream, cross.go, 0));
     }
-    if (direction == p2p::to_peer)
-      sm_copy_kernel<<<grid, block_size, 0, s>>>(peer_dst, local_src, vectors);
-    else if (direction == p2p::from_peer)
+    for (int i = 0; i < copies; ++i) {
+      if (engine) {
+        if (direction != p2p::from_peer) // this GPU to the peer, on this GPU's stream
+          APOD_CUDA(cudaMemcpyPeerAsync(peer_dst, other, local_src, self, bytes, s));
+        if (direction == p2p::from_peer)
+          APOD_CUDA(cudaMemcpyPeerAsync(local_dst, self, peer_src, other, bytes, s));
+        else if (both) // the peer to this GPU, on the peer's stream
+          APOD_CUDA(
+              cudaMemcpyPeerAsync(local_dst, self, peer_src, other, bytes, cross.peer_stream));
+        continue;
+      }
+      if (direction == p2p::to_peer) {
+        sm_copy_kernel<<<grid, block_size, 0, s>>>(peer_dst, local_src, vectors);
+        APOD_CUDA_LAUNCH();
+        continue;
+      }
+      // Reading from the peer; both ways, the peer's SMs read from this GPU at the same time
+      // (nvbandwidth's device_to_device_bidirectional_memcpy_read_sm).
       sm_copy_kernel<<<grid, block_size, 0, s>>>(local_dst, peer_src, vectors);
-    else
-      sm_copy_both_kernel<<<grid, block_size, 0, s>>>(peer_dst, local_src, local_dst, peer_src,
-                                                      vectors);
-    APOD_CUDA_LAUNCH();
+      APOD_CUDA_LAUNCH();
+      if (both) {
+        CurrentDevice on(other);
+        sm_copy_kernel<<<peer_grid, block_size, 0, cross.peer_stream>>>(peer_dst, local_src,
+                                                                        vectors);
+        APOD_CUDA_LAUNCH();
+      }
+    }
+    if (both) {
+      APOD_CUDA(cudaEventRecord(cross.done, cross.peer_stream));
+      APOD_CUDA(cudaStreamWaitEvent(s, cross.done, 0));
+    }
   }
 
   void measure(const p2p::Route& r, size_t bytes) {
@@ -317,17 +321,21 @@ struct PeerRun {
       local.poison_dst(bytes);
     SamplingPolicy policy = ctx.options.sampling;
     policy.max_point_s = std::min(policy.max_point_s, point_time_cap_s);
+    if (bytes >= large_copy_bytes) // a 1 GiB copy warms itself up: one untimed is enough
+      policy.warmup = std::min(policy.warmup, 1);
+    const int copies = p2p::copies_per_sample(bytes);
     const Series times_ms(
-        time_samples_ms(policy, stream, [&](cudaStream_t s) { copy(r, bytes, s); }));
+        time_samples_ms(policy, stream, [&](cudaStream_t s) { copy(r, bytes, copies, s); }));
     APOD_CUDA(cudaStreamSynchronize(stream));
     const size_t wrong = (to ? peer.wrong(peer.dst.get(), bytes / 8, local.seed) : 0) +
                          (from ? local.wrong(local.dst.get(), bytes / 8, peer.seed) : 0);
-    const double bytes_over_link = double(bytes) * (to && from ? 2 : 1);
+    const double bytes_over_link = double(bytes) * (to && from ? 2 : 1) * copies;
     json extra = facts;
     extra[keys::bytes_moved] = bytes_over_link;
+    extra["copies_per_sample"] = copies;
     extra[keys::words_wrong] = wrong;
     if (r.method == std::string(p2p::sm_copy))
-      extra["grid"] = grid;
+      extra["grid"] = grid; // and as many blocks per SM on the peer, both ways
     if (const auto limit = p2p::point_limit_gbs(link, to && from)) {
       extra[keys::limit_gbs] = *limit;
       extra[keys::limit_label] = link.limit_label + (to && from ? ", both directions" : "");
@@ -336,7 +344,7 @@ struct PeerRun {
                                  {p2p::method.key, r.method},
                                  {p2p::direction.key, r.direction},
                                  {p2p::bytes.key, bytes},
-                                 {p2p::route.key, p2p::route_words(r, other)}},
+                                 {p2p::route.key, p2p::route_words(r)}},
                                 p2p::bandwidth, bandwidth_gbs(times_ms, bytes_over_link),
                                 wrong == 0, std::move(extra)));
   }
@@ -399,9 +407,9 @@ void run(ExperimentContext& ctx) {
     bus_ids.push_back(pci_bus_id(d));
 
   int sm_blocks = 0;
-  APOD_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&sm_blocks, sm_copy_both_kernel,
-                                                          block_size, 0));
-  const unsigned grid = unsigned(2 * ((sm_blocks * ctx.device.sm_count + 1) / 2)); // even
+  APOD_CUDA(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&sm_blocks, sm_copy_kernel, block_size, 0));
+  const unsigned grid = unsigned(sm_blocks * ctx.device.sm_count);
 
   const Chase local_chase = chase(ctx, local, order, steps, stream.get());
   const double local_ns = local_chase.ns_per_step.summary().median;
@@ -425,6 +433,7 @@ void run(ExperimentContext& ctx) {
         {"link", link.kind},
         {"nvlinks_to_peer", link.nvlinks_to_peer},
         {"nvlinks_to_switch", link.nvlinks_to_switch},
+        {"nvlinks_far_end_hidden", link.nvlinks_far_end_hidden},
         {"nvlink_generation", link.generation},
         {"p2p_performance_rank", p2p_attribute(cudaDevP2PAttrPerformanceRank, self, other)},
         {"p2p_native_atomics", atomics}};
@@ -438,7 +447,8 @@ void run(ExperimentContext& ctx) {
     const PeerAccess there(self, other), back(other, self);
     facts["peer_access_was_enabled"] = there.was_enabled();
     const CrossStreams cross(other);
-    PeerRun pair{ctx, local, peer, self, other, grid, stream.get(), cross, facts, link};
+    const unsigned peer_grid = unsigned(sm_blocks * peer.sm_count);
+    PeerRun pair{ctx, local, peer, self, other, grid, peer_grid, stream.get(), cross, facts, link};
     for (const size_t size : sizes)
       for (const p2p::Route& r : p2p::routes())
         pair.measure(r, size);

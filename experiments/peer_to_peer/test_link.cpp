@@ -92,6 +92,24 @@ TEST(PeerLink, WithoutNvlinksItIsPcieReadAgainstTheLineRate) {
   EXPECT_FALSE(point_limit_gbs(unknown_rate, false));
 }
 
+TEST(PeerLink, FarEndsHiddenInAVirtualMachineCountEveryActiveLink) {
+  // Two H200s of a VM (2026-11-26): NVML answers FFFFFFFF:FF:FF.0 for every link's far end, while
+  // nvidia-smi topo -m shows NV18; CUDA says peer atomics work.
+  const LinkFacts f = link_facts(links_to("FFFFFFFF:FF:FF.0", 18), "0000:00:07.0",
+                                 {"0000:00:06.0", "0000:00:07.0"}, 9, 0, true, 63.0);
+  EXPECT_EQ(f.kind, "nvlink");
+  EXPECT_EQ(f.nvlinks_far_end_hidden, 18);
+  EXPECT_EQ(f.nvlinks_to_switch, 0) << "a hidden far end is not a switch";
+  EXPECT_DOUBLE_EQ(*f.limit_gbs, 450.0);
+  EXPECT_EQ(f.limit_label,
+            "18 NVLink 4.0 links x 25 GB/s per direction (far ends hidden: every active link "
+            "counted)");
+  std::vector<NvLink> unreadable = links_to("", 2);
+  EXPECT_EQ(link_facts(unreadable, gpu1, {gpu0, gpu1}, 9, 0, true, 63.0).nvlinks_far_end_hidden, 2);
+  EXPECT_EQ(link_facts(unreadable, gpu1, {gpu0, gpu1}, 9, 0, false, 63.0).kind, "pcie")
+      << "without peer atomics the links are not the path";
+}
+
 TEST(PeerLink, PeerAtomicsWithoutNvmlMeanNvlinkOfUnknownWidth) {
   const LinkFacts f = link_facts({}, gpu1, {gpu0, gpu1}, 9, 0, true, 63.0);
   EXPECT_EQ(f.kind, "nvlink");
@@ -128,8 +146,16 @@ TEST(PeerPlan, EveryPeerButThisGpuHasEveryRouteAtEverySizeAndTwoChases) {
   EXPECT_EQ(peers, (std::set<int>{0, 2, 3, 4, 5, 6, 7}));
   EXPECT_EQ(copies, 7 * 3 * routes().size());
   EXPECT_EQ(chases, 7u + 1u) << "one chase per peer and the local one";
-  EXPECT_EQ(route_words(routes()[0], 1), "copy engine to GPU 1");
-  EXPECT_EQ(route_words(routes()[5], 3), "SM copy both ways with GPU 3");
+  EXPECT_EQ(route_words(routes()[0]), "copy engine to peer");
+  EXPECT_EQ(route_words(routes()[5]), "SM copy both ways");
+}
+
+TEST(PeerSizes, SmallCopiesAreTimedSeveralToASample) {
+  EXPECT_EQ(copies_per_sample(size_t(4) << 20), 16);
+  EXPECT_EQ(copies_per_sample(size_t(16) << 20), 4);
+  EXPECT_EQ(copies_per_sample(size_t(64) << 20), 1);
+  EXPECT_EQ(copies_per_sample(size_t(1) << 30), 1);
+  EXPECT_EQ(copies_per_sample(4096), 16);
 }
 
 } // namespace
