@@ -43,7 +43,8 @@ Chart throughput_chart() {
           "a 1 KB table) at an index that changes every trip; a group of lanes per address. The "
           "Best Practices Guide (9.2.6): constant reads to different addresses are serialised, "
           "the cost linear in the unique addresses; the model is the least-squares line "
-          "cost = a + b x k of the clocks per warp read, per source (extra.fit_*). Stich's slides "
+          "cost = a + b x k of the clocks per warp read, per source (intercept and slope stored "
+          "with each point). Stich's slides "
           "give 32 bits per warp per clock per SM on GT200 (one warp read per clock)."});
   return c;
 }
