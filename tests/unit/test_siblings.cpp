@@ -10,7 +10,9 @@
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 
 using namespace apod;
@@ -25,11 +27,6 @@ std::vector<RunRecord> load(const std::string& name) {
 
 const std::vector<RunRecord>& four_h200s() {
   static const std::vector<RunRecord> runs = load("nvidia-h200-x4-20261122-device-all.json.gz");
-  return runs;
-}
-
-const std::vector<RunRecord>& two_h200s() {
-  static const std::vector<RunRecord> runs = load("nvidia-h200-x2-20261122-device-all.json");
   return runs;
 }
 
@@ -73,15 +70,43 @@ const SiblingGpu& gpu_of(const SiblingVerdict& v, const std::string& uuid) {
   throw std::runtime_error("no GPU " + uuid);
 }
 
-/// The committed sets of several GPUs of one machine: the four H200s twice, the two H200s.
-std::vector<std::vector<RunRecord>> committed_sets() {
+/// The four H200s' two sets: [0] run at once, [1] run in turn.
+std::vector<std::vector<RunRecord>> four_h200_sets() {
   std::vector<std::vector<RunRecord>> sets;
   for (const auto& set : device_all_sets(four_h200s())) {
     sets.emplace_back();
     for (const RunRecord* r : set)
       sets.back().push_back(*r);
   }
-  sets.push_back(two_h200s());
+  return sets;
+}
+
+/// Every committed set of several GPUs of one machine: each `apod run --device all` of every
+/// document in data/runs/ whose name says "device-all" (the two H200s of 2026-11-22, stored before
+/// runs recorded `device_all`, are one set), so a batch committed later is judged here too.
+const std::vector<std::vector<RunRecord>>& committed_sets() {
+  static const std::vector<std::vector<RunRecord>> sets = [] {
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(runs_dir))
+      if (entry.path().filename().string().find("device-all") != std::string::npos)
+        names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    std::vector<std::vector<RunRecord>> out;
+    for (const std::string& name : names) {
+      const std::vector<RunRecord> runs = load(name);
+      const auto found = device_all_sets(runs);
+      if (found.empty()) {
+        out.push_back(runs);
+        continue;
+      }
+      for (const auto& set : found) {
+        out.emplace_back();
+        for (const RunRecord* r : set)
+          out.back().push_back(*r);
+      }
+    }
+    return out;
+  }();
   return sets;
 }
 
@@ -103,6 +128,7 @@ TEST(Siblings, DeviceAllSetsAreTheInvocations) {
 }
 
 TEST(Siblings, RunsAsTheyWereFlagNothing) {
+  ASSERT_GE(committed_sets().size(), 3u) << "the four H200s twice and the two H200s at least";
   for (const auto& set : committed_sets()) {
     const SiblingVerdict v = judge_siblings(pointers(set), NoiseModel());
     ASSERT_EQ(v.sets.size(), 1u);
@@ -138,7 +164,7 @@ TEST(Siblings, AGpuFivePercentSlowerEverywhereIsFlaggedAndNamed) {
 // run-to-run noise of it, a slowdown there is said as unconfirmed; with it (here a history of
 // three runs per GPU: the set run at once, the set run in turn, and the first again), it fails.
 TEST(Siblings, OneExperimentSlowerIsUnconfirmedWithoutItsOwnNoiseAndFlaggedWithIt) {
-  const auto sets = committed_sets();
+  const auto sets = four_h200_sets();
   std::vector<RunRecord> runs = sets[1]; // the four H200s in turn
   const std::string experiment = runs[2].experiments.front().name;
   runs[2] = slowed(runs[2], 1.05, [&](const Measurement& m) { return m.experiment == experiment; });
@@ -183,14 +209,14 @@ TEST(Siblings, OnePointFarOffFlagsNothing) {
 }
 
 TEST(Siblings, DerivedFiguresNeverFlag) {
-  std::vector<RunRecord> runs = committed_sets()[0];
+  std::vector<RunRecord> runs = four_h200_sets()[0];
   runs[1] = slowed(runs[1], 2.0,
                    [](const Measurement& m) { return m.metric_class == MetricClass::derived; });
   EXPECT_EQ(judge_siblings(pointers(runs), NoiseModel()).flagged(), 0);
 }
 
 TEST(Siblings, ALinkTrainedNarrowerIsNamedWithTheGpu) {
-  std::vector<RunRecord> runs = committed_sets()[1];
+  std::vector<RunRecord> runs = four_h200_sets()[1];
   runs[3].device.pcie_current_width = 8;
   runs[3].device.stored = {}; // written from its fields, not as it was read
   ASSERT_TRUE(runs[3].environment.gpu_state);
@@ -252,7 +278,7 @@ TEST(Siblings, MeasuresTheGpuToGpuNoise) {
 }
 
 TEST(Siblings, PointsThatFailOnOneGpuAreCountedThere) {
-  std::vector<RunRecord> runs = committed_sets()[1];
+  std::vector<RunRecord> runs = four_h200_sets()[1];
   int failed = 0;
   for (ExperimentRecord& e : runs[1].experiments)
     for (Measurement& m : e.measurements)
@@ -268,7 +294,7 @@ TEST(Siblings, PointsThatFailOnOneGpuAreCountedThere) {
 }
 
 TEST(Siblings, AnNvLinkDownIsNamedAndTheFarEndsAreNot) {
-  std::vector<RunRecord> runs = committed_sets()[1];
+  std::vector<RunRecord> runs = four_h200_sets()[1];
   for (size_t g = 0; g < runs.size(); ++g) {
     ASSERT_TRUE(runs[g].environment.gpu_state);
     GpuState& state = *runs[g].environment.gpu_state;
@@ -289,7 +315,7 @@ TEST(Siblings, AnNvLinkDownIsNamedAndTheFarEndsAreNot) {
 }
 
 TEST(Siblings, QuickRunsSayWhatTheySeeAndNeverFail) {
-  std::vector<RunRecord> runs = committed_sets()[0];
+  std::vector<RunRecord> runs = four_h200_sets()[0];
   for (RunRecord& r : runs) {
     SamplingSettings sampling = r.environment.sampling.value_or(SamplingSettings{});
     sampling.quick = true;
@@ -306,7 +332,7 @@ TEST(Siblings, QuickRunsSayWhatTheySeeAndNeverFail) {
 // Points that name a GPU of their own (a pair: this GPU and a peer) exist on all GPUs but that
 // peer: each GPU's are compared with the siblings that measured the same point.
 TEST(Siblings, PointsThatNameAPeerAreComparedWithTheSiblingsThatHaveThem) {
-  std::vector<RunRecord> runs = committed_sets()[1];
+  std::vector<RunRecord> runs = four_h200_sets()[1];
   const std::string experiment = runs[0].experiments.front().name;
   for (size_t g = 0; g < runs.size(); ++g)
     for (ExperimentRecord& e : runs[g].experiments) {
