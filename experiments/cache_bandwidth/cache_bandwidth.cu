@@ -31,10 +31,12 @@ namespace {
 using namespace cache_bw;
 
 constexpr uint64_t data_seed = 0xCAC4EB1D;
-// Bytes a sample moves at least: 2 GiB is ~90 us at an H100's L1 rate, 1 GiB ~0.35 ms from
-// DRAM, long against the events' resolution and launch gaps, short against the 1.5 s budget.
-constexpr uint64_t per_sm_target_bytes = uint64_t(2) << 30;
-constexpr uint64_t gpu_target_bytes = uint64_t(1) << 30;
+// Bytes a sample moves at least: 4 GiB is ~150 us at an H200's L1 rate (29 TB/s), 2 GiB ~0.45 ms
+// from its DRAM: long against the events' resolution and launch gaps (half these left the
+// samples 1% apart), short against the 1.5 s budget (the whole experiment took 0.6 s on an H200
+// with half of them).
+constexpr uint64_t per_sm_target_bytes = uint64_t(4) << 30;
+constexpr uint64_t gpu_target_bytes = uint64_t(2) << 30;
 constexpr uint64_t quick_target_bytes = uint64_t(256) << 20;
 constexpr uint8_t poison = 0xA5;
 
@@ -74,7 +76,12 @@ public:
     APOD_CUDA(cudaFuncSetAttribute(per_sm_read_kernel,
                                    cudaFuncAttributePreferredSharedMemoryCarveout,
                                    int(cudaSharedmemCarveoutMaxL1)));
+    int resident = 0;
+    APOD_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, per_sm_read_kernel,
+                                                            block_size, 0));
+    blocks_per_sm_ = uint32_t(std::max(1, resident));
     grid_ = resident_grid(per_sm_read_kernel);
+    APOD_CUDA(cudaMemset(claims_.get(), 0, claims_.bytes()));
     gpu_grid_ = std::max(resident_grid(gpu_read_kernel), resident_grid(gpu_write_kernel));
     block_sums_ = DeviceBuffer<unsigned>(std::max(grid_, gpu_grid_));
     fill_device(reinterpret_cast<uint32_t*>(set_.get()), 4 * set_.size(), data_seed);
@@ -88,8 +95,8 @@ public:
     const uint64_t passes = per_sm_passes(bytes, grid_, target_ ? target_ : per_sm_target_bytes);
     const uint32_t per_launch = uint32_t(passes) * sums_.at(elements);
     const TimedSamples t = timed([&](cudaStream_t s) {
-      per_sm_read_kernel<<<grid_, block_size, 0, s>>>(set_.get(), elements, uint32_t(passes),
-                                                      block_sums_.get());
+      per_sm_read_kernel<<<grid_, block_size, 0, s>>>(
+          set_.get(), elements, uint32_t(passes), blocks_per_sm_, claims_.get(), block_sums_.get());
     });
     // Every block read the set passes x launches times: each slot holds that many set sums.
     const std::vector<unsigned> got = block_sums(grid_);
@@ -100,6 +107,7 @@ public:
                   {"elements", elements},
                   {"passes", passes},
                   {"carveout_percent", 0},
+                  {"blocks_per_sm", blocks_per_sm_},
                   {"sum_expected", per_launch},
                   {"sums_wrong", wrong},
                   {keys::launch, kernel_facts(per_sm_read_kernel, block_size, grid_)}};
@@ -213,7 +221,9 @@ private:
   DeviceBuffer<uint4> set_;
   const std::map<size_t, uint32_t>& sums_;
   DeviceBuffer<unsigned> block_sums_;
+  DeviceBuffer<unsigned> claims_{1024}; // one counter per %smid (below %nsmid, under 1024)
   unsigned grid_ = 0, gpu_grid_ = 0;
+  uint32_t blocks_per_sm_ = 1;
   uint64_t target_ = 0;
   int64_t l2_ = 0;
   uint64_t launches_ = 0;

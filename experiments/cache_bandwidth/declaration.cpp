@@ -59,6 +59,8 @@ std::vector<Extra> extras() {
           {"laps", "gpu patterns: times the grid reads or writes every element per sample"},
           {over_l2_key, "whether the set is larger than the L2"},
           {"carveout_percent", "the preferred shared-memory carve-out of the kernel (0: most L1)"},
+          {"blocks_per_sm", "per_sm_read: resident blocks per SM, each starting its passes "
+                            "1/blocks_per_sm of the set after the previous"},
           {"sum_expected", "the 32-bit sum of the set's words times the reads of each, per block "
                            "(per_sm_read) or for the grid (gpu_read)"},
           {"sums_wrong", "blocks (or grids) whose sum of every loaded word differed"},
@@ -84,12 +86,14 @@ APOD_DECLARE(Declaration{
         "Read bandwidth against the working set from 16 KiB to 4x the L2, and write bandwidth "
         "at L2-resident and DRAM sets, with 16-byte vector accesses by a full resident grid "
         "(256-thread blocks, every SM). per_sm_read: every block reads the whole set (the same "
-        "set on every SM) with ld.global.ca, carve-out preferring L1, so each SM's L1 holds the "
-        "set while it fits; up to 1 MiB. gpu_read: the grid reads the set once per lap, "
+        "set on every SM) with ld.global.ca, carve-out preferring L1, the blocks of one SM "
+        "starting 1/blocks_per_sm of the set apart (%smid), so each SM's L1 holds the set while "
+        "it fits and a line comes back only after the SM read the whole set; up to 1 MiB. "
+        "gpu_read: the grid reads the set once per lap, "
         "element j of the lap by thread j mod the grid, with ld.global.cg (the L1 bypassed), so "
         "every byte is reread a whole set later: from the L2 while the set fits it, from DRAM "
         "past it; 1 MiB to 4x the L2. gpu_write: the same with 16-byte stores of index-derived "
-        "words. A sample reads or writes at least 2 GiB (per_sm) or 1 GiB (gpu) in whole passes "
+        "words. A sample reads or writes at least 4 GiB (per_sm) or 2 GiB (gpu) in whole passes "
         "or laps; 3 warm-up launches, then a fixed count of samples, no L2 flush (the set is "
         "meant to stay cached). Every load's value is summed; each block's (per_sm) or the "
         "grid's (gpu) 32-bit sum is checked against the host's sum of the set; every written "
@@ -102,7 +106,7 @@ APOD_DECLARE(Declaration{
                 "H100 (2023), cache bandwidth; Luo et al., Benchmarking and Dissecting the Nvidia "
                 "Hopper GPU Architecture (2024); CUDA C++ Best Practices Guide 8.2.1 "
                 "(theoretical bandwidth), 9.2 (device memory spaces)",
-    .version = 1,
+    .version = 2,
     .order = 57,
     .chapter = Chapter::caches_on_chip,
     .params = {pattern, working_set, level},

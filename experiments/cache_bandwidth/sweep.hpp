@@ -57,7 +57,7 @@ uint64_t gpu_laps(size_t set_bytes, uint64_t target_bytes);
 /// The levels read off the two read curves: the L1 from the per-SM curve (its first plateau),
 /// the L2 (near and far partitions when the curve steps between them) and DRAM from the
 /// whole-GPU curve, named by memory_latency's rule (name_levels), after leaving out the
-/// whole-GPU plateaus that start past the L2 short of the last (the cliff flattening on its way
+/// whole-GPU plateaus that run past the L2 short of the last (the cliff flattening on its way
 /// to DRAM while a share of the set still hits). Bandwidths in GB/s are the
 /// medians of each plateau's points; 0 where a level was not found.
 struct BandwidthLevels {

@@ -109,16 +109,17 @@ TEST(CacheBandwidthSweep, SamplesMoveTheirTargetInWholePassesAndTheSweepFitsItsB
   EXPECT_EQ(gpu_laps(1 << 20, uint64_t(1) << 30), 1024u);
   EXPECT_EQ(gpu_laps(size_t(4 * h100_l2), uint64_t(1) << 30), 6u); // 200 MiB: 5.12 laps, rounded up
   EXPECT_EQ(gpu_laps(size_t(8) << 30, uint64_t(1) << 30), 1u);
-  // The default sweep at the modelled rates, 13 launches a point (3 warm-up, 10 samples) plus
+  // The default sweep at the modelled rates (4 GiB a per-SM sample, 2 GiB a whole-GPU one), 13
+  // launches a point (3 warm-up, 10 samples) plus
   // 50 us each for the events and clock probes: within the 1.5 s budget with room to spare.
   double seconds = 0;
   for (size_t s : working_sets(per_sm_read, h100_shared, h100_l2, false, false))
-    seconds += 13 * (double(per_sm_passes(s, 1056, uint64_t(2) << 30)) * 1056 * double(s) /
+    seconds += 13 * (double(per_sm_passes(s, 1056, uint64_t(4) << 30)) * 1056 * double(s) /
                          (per_sm_model(double(s)) * 1e9) +
                      50e-6);
   for (const char* p : {gpu_read, gpu_write})
     for (size_t s : working_sets(p, h100_shared, h100_l2, false, false))
-      seconds += 13 * (double(gpu_laps(s, uint64_t(1) << 30)) * double(s) /
+      seconds += 13 * (double(gpu_laps(s, uint64_t(2) << 30)) * double(s) /
                            (gpu_model(double(s), h100_l2, true) * 1e9) +
                        50e-6);
   EXPECT_LT(seconds, 0.6);
@@ -157,6 +158,40 @@ TEST(CacheBandwidthLevels, WithoutAStepTheL2IsOneLevelAndNoiseAddsNone) {
   EXPECT_EQ(l2_halves({1 << 20}, {100.0}, h100_l2).far_over_near(), 0);
   EXPECT_THROW(detect_levels(per_sm, std::vector<double>(per_sm.size(), 0.0), gpu, y, h100_l2),
                std::invalid_argument);
+}
+
+// The medians of the first device run (16:40 UTC, NVIDIA H200, 60 MiB L2, 228 KiB shared per SM,
+// version 1: the per-SM points past the L1 read co-resident blocks' lines, so only its L1 part
+// stands): the L1 ends at 7/8 of the shared memory, the near L2 at 5/8 of the L2, a far level
+// at 7/8; 60-71 MB (flat within 7%, past the L2) is the cliff, not a third L2 level.
+TEST(CacheBandwidthLevels, ReadsTheMeasuredH200Curve) {
+  const int64_t l2 = 62914560;
+  const std::vector<size_t> per_sm = {16384,  32768,  65536,  116736, 131072, 175104, 204288,
+                                      233472, 262144, 291840, 350208, 524288, 1048576};
+  const std::vector<double> per_sm_gbs = {29075, 29716, 29601, 29264, 29084, 29264, 28798,
+                                          23771, 22256, 21853, 22006, 22040, 22210};
+  const std::vector<size_t> gpu = {1048576,  2097152,  4194304,   7864320,   8388608,   15728640,
+                                   16777216, 23592960, 27525120,  31457280,  33554432,  35389440,
+                                   39321600, 47185920, 55050240,  62914560,  67108864,  70778880,
+                                   78643200, 94371840, 125829120, 134217728, 188743680, 251658240};
+  const std::vector<double> gpu_gbs = {11716, 9827, 9037, 8678, 8948, 8650, 8949, 8568,
+                                       8588,  8536, 8593, 8540, 8504, 7873, 7328, 6476,
+                                       6203,  6055, 5500, 5279, 4888, 4733, 4692, 4591};
+  const BandwidthLevels l = detect_levels(per_sm, per_sm_gbs, gpu, gpu_gbs, l2);
+  EXPECT_EQ(l.sizes.l1_bytes, 204288u);
+  EXPECT_NEAR(l.l1_gbs, 29264, 300);
+  // The reads fall by 12% past 5/8 of the L2 (47-55 MB, 7.6 TB/s) before the cliff: a second
+  // L2 level, as memory_latency's ladder finds one on the same H200 (its l2_near 27.5 MB, l2
+  // 55 MB).
+  EXPECT_EQ(l.sizes.l2_near_bytes, 39321600u);
+  EXPECT_EQ(l.sizes.l2_bytes, 55050240u);
+  EXPECT_NEAR(l.l2_gbs, 8600, 100);
+  EXPECT_NEAR(l.l2_far_gbs, 7600, 50);
+  EXPECT_TRUE(l.sizes.dram_found);
+  const double theoretical = 4814.3; // the H200's, from its memory clock and bus
+  EXPECT_GT(l.dram_gbs / theoretical, 0.90);
+  EXPECT_LT(l.dram_gbs / theoretical, 1.0);
+  EXPECT_NEAR(l2_halves(gpu, gpu_gbs, l2).far_over_near(), 7873.0 / 8678.0, 1e-9);
 }
 
 namespace {
