@@ -1,5 +1,6 @@
 // shared_memory on GPU 0 at reduced size: every point verifies; a 32-way conflict runs far
-// slower than stride 1 while odd strides and the padded tile do not; no figure passes its limit.
+// slower than stride 1 while odd strides and the padded tile do not; no figure passes its limit;
+// where clusters exist, a neighbour's shared memory is slower than the block's own.
 // Exits 77 (skipped) without a GPU.
 #include "../../tests/gpu/gpu_support.hpp"
 #include "core/experiment.hpp"
@@ -53,6 +54,19 @@ TEST(SharedMemoryGpu, ConflictsSerialiseOddStridesAndPaddingDoNot) {
   EXPECT_GT(gpu_test::median_of(*one), 16 * gpu_test::median_of(*thirty_two));
   EXPECT_GT(gpu_test::median_of(*thirty_three), 0.8 * gpu_test::median_of(*one));
   EXPECT_GT(gpu_test::median_of(*padded), 16 * gpu_test::median_of(*unpadded));
+  // Padded, a column read is conflict-free: about the stride-1 figure.
+  EXPECT_GT(gpu_test::median_of(*padded), 0.8 * gpu_test::median_of(*one));
+  // A neighbour's shared memory is reached over the SMs' network: slower than the block's own.
+  const json local = {{sm::test.key, sm::distributed},
+                      {sm::target.key, sm::local_block},
+                      {sm::access_bytes.key, 4}};
+  json remote = local;
+  remote[sm::target.key] = sm::neighbour_block;
+  const Measurement* own = find(points, sm::bandwidth_per_sm.name, local);
+  const Measurement* neighbour = find(points, sm::bandwidth_per_sm.name, remote);
+  if (own && neighbour) {
+    EXPECT_GT(gpu_test::median_of(*own), gpu_test::median_of(*neighbour));
+  }
 }
 
 } // namespace
