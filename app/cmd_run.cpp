@@ -197,7 +197,9 @@ void add_run(CLI::App& app, Action& action) {
       app.add_subcommand("run", "run the experiment matrix on a GPU and store every sample");
   run->add_option("--db", req->db_path, "SQLite database to add the run to")->capture_default_str();
   run->add_option("--device", *device,
-                  "CUDA device ordinal, or 'all': one process per visible GPU, one database")
+                  "CUDA device ordinal, or 'all': one process per visible GPU, one database, then "
+                  "each GPU judged against the others of its model (exit 1 if one is slower; "
+                  "docs/siblings.md)")
       ->capture_default_str();
   run->add_option("--only", req->only, "experiments to run (comma separated)")->delimiter(',');
   run->add_option("--label", req->label, "free-text label stored with the run");
