@@ -43,20 +43,26 @@ inline const Param pattern{
                {neighbourhood, "3 x 3 neighbourhood (each pixel 9 times, 2-D tiles)"},
                {dependent_chase, "dependent chase over 16 KiB (one thread)"}}};
 
-/// Bytes the loads return to the threads plus the output written, per second. Each pixel is
-/// read once from DRAM in the streaming patterns (device memory); the neighbourhood's 9 reads of a
-/// pixel come mostly from the caches (on chip).
-inline const Metric load_bandwidth{
-    .name = "load_bandwidth",
+/// Bytes the loads return to the threads plus the output written, per second, where each pixel
+/// is read once (row_stream, column_walk): every byte comes from DRAM (the L2 is overwritten before
+/// each sample), so the figure is read against the DRAM limit.
+inline const Metric load_bandwidth{.name = "load_bandwidth",
+                                   .unit = "GB/s",
+                                   .direction = Direction::higher,
+                                   .metric_class = MetricClass::device_memory,
+                                   .limit = LimitKind::dram,
+                                   .title = "bytes loaded and written per second"};
+/// The same count for the neighbourhood, whose 9 reads of a pixel come mostly from the
+/// L1/texture cache: an on-chip rate, read against no DRAM limit (the first device run drew it
+/// at 271% of DRAM's).
+inline const Metric cached_load_bandwidth{
+    .name = "cached_load_bandwidth",
     .unit = "GB/s",
     .direction = Direction::higher,
-    .metric_class = MetricClass::device_memory,
-    .limit = LimitKind::dram,
-    .title = "bytes loaded and written per second",
-    .cases = {{.key = pattern.key,
-               .equals = neighbourhood,
-               .then = MetricClass::on_chip,
-               .why = "each pixel is read 9 times, 8 of them mostly from the L1/texture cache"}}};
+    .metric_class = MetricClass::on_chip,
+    .title = "bytes loaded (mostly cache hits) and written per second"};
+/// The metric of a bandwidth pattern's points.
+const Metric& bandwidth_metric(const std::string& pattern);
 /// The path's bandwidth over plain loads' in the same pattern.
 inline const Metric over_plain{.name = "bandwidth_over_plain",
                                .unit = "1",

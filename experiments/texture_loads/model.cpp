@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
+#include <functional>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <stdexcept>
+#include <thread>
 
 namespace apod::texture {
 
@@ -16,7 +20,40 @@ uint64_t mix(uint64_t z) { // SplitMix64's finaliser
   return z ^ (z >> 31);
 }
 
+// The bound of one filtered sample (model.hpp, bilinear_sample).
+double filter_bound(double range, double sample) {
+  return (2.0 / 256 + 4.0 / 65536) * range + std::abs(sample) * 0x1p-20;
+}
+
 } // namespace
+
+void for_row_chunks(int rows, int align, const std::function<void(int, int)>& fn) {
+  if (rows <= 0 || align <= 0 || rows % align != 0)
+    throw std::invalid_argument("for_row_chunks: rows must be a positive multiple of align");
+  const int chunks = rows / align;
+  const int workers = std::max(1, std::min({int(std::thread::hardware_concurrency()), 16, chunks}));
+  const int per_worker = (chunks + workers - 1) / workers;
+  std::vector<std::thread> threads;
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  for (int w = 0; w < workers; ++w) {
+    const int first = std::min(rows, w * per_worker * align);
+    const int last = std::min(rows, first + per_worker * align);
+    if (first < last)
+      threads.emplace_back([&, first, last] {
+        try {
+          fn(first, last);
+        } catch (...) {
+          const std::lock_guard<std::mutex> hold(failure_lock);
+          failure = std::current_exception();
+        }
+      });
+  }
+  for (auto& t : threads)
+    t.join();
+  if (failure)
+    std::rethrow_exception(failure);
+}
 
 float pixel_value(uint64_t seed, int x, int y) {
   const uint64_t i = (uint64_t(uint32_t(y)) << 32) | uint32_t(x);
@@ -26,9 +63,11 @@ float pixel_value(uint64_t seed, int x, int y) {
 std::vector<float> make_image(uint64_t seed, const Image& image) {
   check_image(image);
   std::vector<float> pixels(size_t(image.width) * image.height);
-  for (int y = 0; y < image.height; ++y)
-    for (int x = 0; x < image.width; ++x)
-      pixels[size_t(y) * image.width + x] = pixel_value(seed, x, y);
+  for_row_chunks(image.height, 32, [&](int first, int last) {
+    for (int y = first; y < last; ++y)
+      for (int x = 0; x < image.width; ++x)
+        pixels[size_t(y) * image.width + x] = pixel_value(seed, x, y);
+  });
   return pixels;
 }
 
@@ -69,10 +108,8 @@ double bilinear_sample(const std::vector<float>& pixels, const Image& image, int
   const double t00 = at(x, y), t10 = at(x + 1, y), t01 = at(x, y + 1), t11 = at(x + 1, y + 1);
   const double f = (1 - alpha) * (1 - beta) * t00 + alpha * (1 - beta) * t10 +
                    (1 - alpha) * beta * t01 + alpha * beta * t11;
-  if (bound) {
-    const double range = std::max({t00, t10, t01, t11}) - std::min({t00, t10, t01, t11});
-    *bound = (2.0 / 256 + 4.0 / 65536) * range + std::ldexp(std::abs(f), -20);
-  }
+  if (bound)
+    *bound = filter_bound(std::max({t00, t10, t01, t11}) - std::min({t00, t10, t01, t11}), f);
   return f;
 }
 
@@ -89,15 +126,29 @@ std::vector<double> expected_sums(const std::vector<float>& pixels, const Image&
   struct Row {
     std::vector<double> value, bound;
   };
+  // bilinear_sample's arithmetic inlined (same operations, same order), a row at a time: the
+  // host checks every output of the 8192 x 4096 image while the GPU measures.
+  const double a = filter_alpha, b = filter_beta;
+  const double w00 = (1 - a) * (1 - b), w10 = a * (1 - b), w01 = (1 - a) * b, w11 = a * b;
   const auto read_row = [&](int y, Row& row) {
-    row.value.assign(size_t(w) + 2, 0.0);
-    row.bound.assign(size_t(w) + 2, 0.0);
+    row.value.resize(size_t(w) + 2);
+    row.bound.resize(size_t(w) + 2);
+    const float* r0 = pixels.data() + size_t(clamp_index(y, h)) * w;
+    const float* r1 = pixels.data() + size_t(clamp_index(y + 1, h)) * w;
     for (int x = -1; x <= w; ++x) {
-      if (filtered)
-        row.value[x + 1] =
-            bilinear_sample(pixels, image, x, y, filter_alpha, filter_beta, &row.bound[x + 1]);
-      else
-        row.value[x + 1] = pixels[size_t(clamp_index(y, h)) * w + clamp_index(x, w)];
+      const int xa = clamp_index(x, w);
+      if (!filtered) {
+        row.value[x + 1] = r0[xa];
+        row.bound[x + 1] = 0;
+        continue;
+      }
+      const int xb = clamp_index(x + 1, w);
+      const double t00 = r0[xa], t10 = r0[xb], t01 = r1[xa], t11 = r1[xb];
+      const double f = w00 * t00 + w10 * t10 + w01 * t01 + w11 * t11;
+      const double range = std::max(std::max(t00, t10), std::max(t01, t11)) -
+                           std::min(std::min(t00, t10), std::min(t01, t11));
+      row.value[x + 1] = f;
+      row.bound[x + 1] = filter_bound(range, f);
     }
   };
   const auto add = [&](int x, int y, double v, double b) {
@@ -106,43 +157,53 @@ std::vector<double> expected_sums(const std::vector<float>& pixels, const Image&
     if (filtered)
       bounds[t] += b;
   };
-  if (pattern != Pattern::neighbourhood) {
-    Row row;
-    for (int y = 0; y < h; ++y) {
-      read_row(y, row);
-      for (int x = 0; x < w; ++x)
-        add(x, y, row.value[x + 1], row.bound[x + 1]);
-    }
-  } else {
-    // Horizontal sums of 3 reads per row, then 3 such rows: the 3 x 3 neighbourhood.
-    const auto horizontal = [&](int y, Row& out) {
-      Row row;
-      read_row(y, row);
-      out.value.assign(size_t(w), 0.0);
-      out.bound.assign(size_t(w), 0.0);
-      for (int x = 0; x < w; ++x)
-        for (int d = 0; d < 3; ++d) {
-          out.value[x] += row.value[x + d];
-          out.bound[x] += row.bound[x + d];
+  // Workers own disjoint threads: a thread's pixels lie in rows r + k x group_rows (k < bands)
+  // for one r (row_stream, neighbourhood: the bands), or in one 32-row strip (column_walk), so
+  // each worker takes a range of r aligned to 32 rows and every band's rows at those r.
+  const bool bands = pattern != Pattern::column_walk;
+  const int group_rows = bands ? h / units_per_thread : h;
+  const int band_count = bands ? units_per_thread : 1;
+  for_row_chunks(group_rows, 32, [&](int first, int last) {
+    for (int k = 0; k < band_count; ++k) {
+      const int y0 = k * group_rows;
+      if (pattern != Pattern::neighbourhood) {
+        Row row;
+        for (int y = y0 + first; y < y0 + last; ++y) {
+          read_row(y, row);
+          for (int x = 0; x < w; ++x)
+            add(x, y, row.value[x + 1], row.bound[x + 1]);
         }
-    };
-    Row above, here, below;
-    horizontal(-1, above);
-    horizontal(0, here);
-    for (int y = 0; y < h; ++y) {
-      horizontal(y + 1, below);
-      for (int x = 0; x < w; ++x)
-        add(x, y, above.value[x] + here.value[x] + below.value[x],
-            above.bound[x] + here.bound[x] + below.bound[x]);
-      std::swap(above, here);
-      std::swap(here, below);
+        continue;
+      }
+      // Horizontal sums of 3 reads per row, then 3 such rows: the 3 x 3 neighbourhood.
+      Row row;
+      const auto horizontal = [&](int y, Row& out) {
+        read_row(y, row);
+        out.value.resize(size_t(w));
+        out.bound.resize(size_t(w));
+        for (int x = 0; x < w; ++x) {
+          out.value[x] = row.value[x] + row.value[x + 1] + row.value[x + 2];
+          out.bound[x] = row.bound[x] + row.bound[x + 1] + row.bound[x + 2];
+        }
+      };
+      Row above, here, below;
+      horizontal(y0 + first - 1, above);
+      horizontal(y0 + first, here);
+      for (int y = y0 + first; y < y0 + last; ++y) {
+        horizontal(y + 1, below);
+        for (int x = 0; x < w; ++x)
+          add(x, y, above.value[x] + here.value[x] + below.value[x],
+              above.bound[x] + here.bound[x] + below.bound[x]);
+        std::swap(above, here);
+        std::swap(here, below);
+      }
     }
-  }
+  });
   if (tolerance) {
     tolerance->assign(filtered ? threads : 0, 0.0);
     const double reads = reads_per_thread(pattern);
     for (uint32_t t = 0; filtered && t < threads; ++t)
-      (*tolerance)[t] = bounds[t] + reads * std::ldexp(std::abs(sums[t]), -24);
+      (*tolerance)[t] = bounds[t] + reads * std::abs(sums[t]) * 0x1p-24;
   }
   return sums;
 }

@@ -8,9 +8,15 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace apod::texture {
+
+/// Calls fn(first, last) on disjoint row ranges covering [0, rows), each a multiple of `align`
+/// rows, on up to 16 threads; rethrows a worker's exception. Throws std::invalid_argument unless
+/// rows is a positive multiple of align.
+void for_row_chunks(int rows, int align, const std::function<void(int, int)>& fn);
 
 /// The image's pixel (x, y): an integer in [0, 1024) from the seed, stored as a float, so any sum
 /// of up to 2^14 of them is exact in a float in any order and the unfiltered paths are checked

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <mutex>
 #include <set>
 #include <stdexcept>
 
@@ -75,6 +76,23 @@ TEST(TextureGeometry, AWarpReadsARowInTheStreamAndAColumnInTheWalk) {
   unit_pixel(Pattern::neighbourhood, 256, 0, small, x, y);
   EXPECT_EQ(x, 32);
   EXPECT_EQ(y, 0);
+}
+
+TEST(TextureModel, RowChunksCoverEveryRowOnceInAlignedRanges) {
+  std::vector<int> hits(4096, 0);
+  std::mutex lock;
+  for_row_chunks(4096, 32, [&](int first, int last) {
+    EXPECT_EQ(first % 32, 0);
+    EXPECT_EQ(last % 32, 0);
+    const std::lock_guard<std::mutex> hold(lock);
+    for (int y = first; y < last; ++y)
+      ++hits[y];
+  });
+  for (int h : hits)
+    ASSERT_EQ(h, 1);
+  EXPECT_THROW(for_row_chunks(100, 32, [](int, int) {}), std::invalid_argument);
+  EXPECT_THROW(for_row_chunks(64, 32, [](int, int) { throw std::runtime_error("worker"); }),
+               std::runtime_error);
 }
 
 TEST(TextureModel, PixelsAreSmallIntegersSoSumsAreExact) {
@@ -221,12 +239,20 @@ TEST(TextureDeclaration, ThePlanHas21BandwidthAnd4LatencyPoints) {
   ASSERT_NE(d, nullptr);
   const auto points = d->plan(apod::PlanInput{});
   ASSERT_EQ(points.size(), 25u);
-  int ratios = 0, latency = 0;
+  int ratios = 0, latency = 0, cached = 0;
   for (const auto& p : points) {
     ratios += p.metrics.size() == 2;
     latency += p.params[pattern.key] == dependent_chase;
+    if (p.params[pattern.key] == neighbourhood) {
+      EXPECT_EQ(p.metrics[0], cached_load_bandwidth.name); // on chip, not against DRAM
+      ++cached;
+    } else if (p.params[pattern.key] != dependent_chase) {
+      EXPECT_EQ(p.metrics[0], load_bandwidth.name);
+    }
   }
   EXPECT_EQ(latency, 4);
+  EXPECT_EQ(cached, 7);
   EXPECT_EQ(ratios, 18 + 3); // every path but plain, per pattern and in the chase
-  EXPECT_TRUE(apod::declaration_problems(*d).empty());
+  for (const std::string& problem : apod::declaration_problems(*d))
+    ADD_FAILURE() << problem;
 }

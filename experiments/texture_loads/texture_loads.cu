@@ -422,7 +422,7 @@ void run(ExperimentContext& ctx) {
 
   for (const Bandwidth& b : points) {
     const json params = {{pattern.key, b.pattern}, {path.key, b.path}};
-    ctx.record(make_measurement(params, load_bandwidth, b.gbs, b.verified, b.extra));
+    ctx.record(make_measurement(params, bandwidth_metric(b.pattern), b.gbs, b.verified, b.extra));
     if (b.path == plain)
       continue;
     const Bandwidth* base = nullptr;
