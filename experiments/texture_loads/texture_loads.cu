@@ -15,6 +15,7 @@
 #include "declaration.hpp"
 #include "geometry.hpp"
 #include "model.hpp"
+#include "textures.cuh"
 
 #include <algorithm>
 #include <future>
@@ -139,14 +140,6 @@ ReadKernel kernel_for(Path p, Pattern q) {
   return nullptr;
 }
 
-// Table 4's addressing modes: one point-sampled fetch per normalized coordinate pair.
-__global__ void addressing_kernel(cudaTextureObject_t tex, const float2* coords, int n,
-                                  float* out) {
-  const int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n)
-    out[i] = tex2D<float>(tex, coords[i].x, coords[i].y);
-}
-
 struct ChaseOut {
   int last;
   long long cycles;
@@ -211,109 +204,6 @@ ChaseKernel chase_for(Path p) {
   default:
     return chase_kernel<Path::tex1d>;
   }
-}
-
-class CudaArray {
-public:
-  CudaArray(int width, int height) {
-    const cudaChannelFormatDesc desc = cudaCreateChannelDesc<float>();
-    APOD_CUDA(cudaMallocArray(&array_, &desc, size_t(width), size_t(height)));
-  }
-  ~CudaArray() {
-    if (array_)
-      cudaFreeArray(array_);
-  }
-  CudaArray(const CudaArray&) = delete;
-  CudaArray& operator=(const CudaArray&) = delete;
-  cudaArray_t get() const { return array_; }
-
-private:
-  cudaArray_t array_ = nullptr;
-};
-
-class TextureObject {
-public:
-  TextureObject(const cudaResourceDesc& resource, const cudaTextureDesc& texture) {
-    APOD_CUDA(cudaCreateTextureObject(&tex_, &resource, &texture, nullptr));
-  }
-  ~TextureObject() {
-    if (tex_)
-      cudaDestroyTextureObject(tex_);
-  }
-  TextureObject(const TextureObject&) = delete;
-  TextureObject& operator=(const TextureObject&) = delete;
-  cudaTextureObject_t get() const { return tex_; }
-
-private:
-  cudaTextureObject_t tex_ = 0;
-};
-
-template <class T> cudaResourceDesc linear_resource(const T* data, size_t count) {
-  cudaResourceDesc r{};
-  r.resType = cudaResourceTypeLinear;
-  r.res.linear.devPtr = const_cast<T*>(data);
-  r.res.linear.desc = cudaCreateChannelDesc<T>();
-  r.res.linear.sizeInBytes = count * sizeof(T);
-  return r;
-}
-
-cudaResourceDesc array_resource(cudaArray_t array) {
-  cudaResourceDesc r{};
-  r.resType = cudaResourceTypeArray;
-  r.res.array.array = array;
-  return r;
-}
-
-cudaTextureDesc texture_desc(cudaTextureAddressMode mode, cudaTextureFilterMode filter,
-                             bool normalized) {
-  cudaTextureDesc d{};
-  d.addressMode[0] = d.addressMode[1] = mode;
-  d.filterMode = filter;
-  d.readMode = cudaReadModeElementType;
-  d.normalizedCoords = normalized ? 1 : 0;
-  return d;
-}
-
-// Table 4 on a 16 x 8 array of distinct values: clamp and wrap with normalized coordinates at
-// texel centres inside and outside [0, 1), against model.cpp's reading of the guide's rules.
-// Returns {fetches checked, fetches wrong}.
-std::pair<size_t, size_t> check_addressing() {
-  constexpr int w = 16, h = 8;
-  std::vector<float> values(w * h);
-  for (int i = 0; i < w * h; ++i)
-    values[i] = float(i + 1);
-  CudaArray array(w, h);
-  APOD_CUDA(cudaMemcpy2DToArray(array.get(), 0, 0, values.data(), w * sizeof(float),
-                                w * sizeof(float), h, cudaMemcpyHostToDevice));
-  const std::vector<int> xs = {-33, -17, -9, -1, 0, 5, 15, 16, 23, 40};
-  const std::vector<int> ys = {-17, -9, -1, 0, 3, 7, 8, 13, 20};
-  std::vector<float2> coords;
-  for (int iy : ys)
-    for (int ix : xs)
-      coords.push_back({(float(ix) + 0.5f) / w, (float(iy) + 0.5f) / h}); // exact: n powers of 2
-  const int n = int(coords.size());
-  DeviceBuffer<float2> d_coords(coords.size());
-  DeviceBuffer<float> d_out(coords.size());
-  APOD_CUDA(cudaMemcpy(d_coords.get(), coords.data(), d_coords.bytes(), cudaMemcpyHostToDevice));
-  size_t checked = 0, wrong = 0;
-  for (const bool wrap : {false, true}) {
-    const TextureObject tex(
-        array_resource(array.get()),
-        texture_desc(wrap ? cudaAddressModeWrap : cudaAddressModeClamp, cudaFilterModePoint, true));
-    APOD_CUDA(cudaMemset(d_out.get(), 0, d_out.bytes()));
-    addressing_kernel<<<1, 256>>>(tex.get(), d_coords.get(), n, d_out.get());
-    APOD_CUDA_LAUNCH();
-    std::vector<float> got(coords.size());
-    APOD_CUDA(cudaMemcpy(got.data(), d_out.get(), d_out.bytes(), cudaMemcpyDeviceToHost));
-    for (int i = 0; i < n; ++i) {
-      const double u = coords[i].x, v = coords[i].y;
-      const int tx = wrap ? wrap_normalized_texel(u, w) : clamp_normalized_texel(u, w);
-      const int ty = wrap ? wrap_normalized_texel(v, h) : clamp_normalized_texel(v, h);
-      wrong += got[i] != values[ty * w + tx];
-      ++checked;
-    }
-  }
-  return {checked, wrong};
 }
 
 struct Answers {
