@@ -125,6 +125,30 @@ double plateau_gbs(const Plateau& p, const std::vector<double>& gbs) {
   return median_of({gbs.begin() + long(p.first), gbs.begin() + long(p.last) + 1});
 }
 
+// The per-SM curve's L1: the points within `within` of its fastest, contiguous around it. The
+// least-squares plateaus missed it on an H100 (16-233 KiB rise from 23 to 29.6 TB/s, then fall),
+// and the first plateau they found, 285 KiB-1 MiB at 20.6 TB/s, is no level: blocks of one SM
+// reread lines within the L1's reach of each other, a mix of L1 and L2 hits.
+Plateau fastest_run(const std::vector<size_t>& bytes, const std::vector<double>& gbs,
+                    double within) {
+  if (gbs.empty() || gbs.size() != bytes.size() ||
+      std::any_of(gbs.begin(), gbs.end(), [](double g) { return !(g > 0 && std::isfinite(g)); }))
+    throw std::invalid_argument("the per-SM curve needs a positive bandwidth at every set");
+  const size_t top = size_t(std::max_element(gbs.begin(), gbs.end()) - gbs.begin());
+  const double floor = gbs[top] * (1 - within);
+  Plateau p;
+  p.first = p.last = top;
+  while (p.first > 0 && gbs[p.first - 1] >= floor)
+    --p.first;
+  while (p.last + 1 < gbs.size() && gbs[p.last + 1] >= floor)
+    ++p.last;
+  p.first_bytes = bytes[p.first];
+  p.last_bytes = bytes[p.last];
+  p.next_bytes = p.last + 1 < bytes.size() ? bytes[p.last + 1] : 0;
+  p.latency = 1.0 / plateau_gbs(p, gbs);
+  return p;
+}
+
 } // namespace
 
 BandwidthLevels detect_levels(const std::vector<size_t>& per_sm_bytes,
@@ -132,8 +156,7 @@ BandwidthLevels detect_levels(const std::vector<size_t>& per_sm_bytes,
                               const std::vector<size_t>& gpu_bytes,
                               const std::vector<double>& gpu_gbs, int64_t l2_bytes) {
   BandwidthLevels out;
-  out.per_sm = detect_plateaus(per_sm_bytes, ns_per_byte(per_sm_gbs), plateau_penalty,
-                               plateau_spread, plateau_step);
+  out.per_sm = {fastest_run(per_sm_bytes, per_sm_gbs, l1_within)};
   // A level of the whole-GPU curve that runs past the L2, short of its last (DRAM), is the cliff
   // flattening on its way to DRAM (a share of the set still hits), not an L2 level: on an H200
   // 60-71 MB read 6.5-6.1 TB/s, flat within 7%, between 8.6 (L2) and 4.6 (DRAM).
@@ -141,8 +164,8 @@ BandwidthLevels detect_levels(const std::vector<size_t>& per_sm_bytes,
                                           plateau_spread, plateau_step))
     if (p.last + 1 == gpu_bytes.size() || p.last_bytes <= size_t(l2_bytes))
       out.gpu.push_back(p);
-  // The ladder's rule on one list: the per-SM curve's first plateau is the L1; every later one
-  // of it is the L2 seen by SMs sharing one set, which the whole-GPU curve measures properly.
+  // The ladder's rule on one list: the per-SM curve's fastest run is the L1; past it the per-SM
+  // curve mixes L1 and L2 hits, and the whole-GPU curve measures the L2 properly.
   std::vector<Plateau> levels = {out.per_sm.front()};
   levels.insert(levels.end(), out.gpu.begin(), out.gpu.end());
   out.sizes = name_levels(levels, l2_bytes);
@@ -159,7 +182,12 @@ BandwidthLevels detect_levels(const std::vector<size_t>& per_sm_bytes,
     out.l2_far_extent = out.gpu[end - 1].last_bytes;
   }
   if (out.sizes.dram_found) {
-    out.dram_gbs = plateau_gbs(out.gpu.back(), gpu_gbs);
+    // The largest set alone: at 3x the L2 a share of each lap still hits the L2 (an H100 read
+    // 3387 GB/s there, 101% of its theoretical DRAM bandwidth, and 3254 at 4x).
+    Plateau& dram = out.gpu.back();
+    dram.first = dram.last;
+    dram.first_bytes = dram.last_bytes;
+    out.dram_gbs = plateau_gbs(dram, gpu_gbs);
     out.dram_extent = out.gpu.back().last_bytes;
   }
   return out;

@@ -74,6 +74,8 @@ struct BandwidthLevels {
 /// below the one before (bandwidth plateaus are flatter than the latency ladder's, and the H100
 /// far-L2 step is smaller in bandwidth than in latency).
 inline constexpr double plateau_penalty = 0.005, plateau_spread = 0.10, plateau_step = 0.08;
+/// The L1 on the per-SM curve: the points within this fraction of its fastest (sweep.cpp).
+inline constexpr double l1_within = 0.10;
 
 /// Reads the levels off the curves (ascending sets, one bandwidth in GB/s each, positive).
 /// Throws std::invalid_argument as detect_plateaus does.

@@ -63,10 +63,15 @@ __global__ void __launch_bounds__(block_size)
   for (uint32_t i = threadIdx.x; i < 32 * 32; i += block_size)
     tile[i / 32][i % 32] = in[i];
   __syncthreads();
-  const uint32_t* row = &tile[threadIdx.x % 32][column0];
+  // Each trip moves every lane one row on (lane l reads row (l + trip) mod 32): the lanes still
+  // sit on 32 different rows, and the loads cannot be hoisted out of the loop. With one row per
+  // lane for every trip, nothing stored to the tile between trips let the compiler keep the 32
+  // words in registers: 472 GB/s per SM padded on an H100, above the 253 GB/s the banks allow.
+  const uint32_t lane = threadIdx.x % 32;
   uint32_t acc[unroll] = {};
 #pragma unroll 1
-  for (int it = 0; it < reads; it += columns) {
+  for (int it = 0, trip = 0; it < reads; it += columns, ++trip) {
+    const uint32_t* row = &tile[(lane + trip) % 32][column0];
 #pragma unroll
     for (int u = 0; u < columns; ++u)
       acc[u % unroll] += row[u];
@@ -202,15 +207,18 @@ template <int Pad> void launch_columns(unsigned grid, const Inputs& io, int read
   APOD_CUDA_LAUNCH();
 }
 
-// Lane l of every warp sums row l, reads / 32 times over.
+// Lane l of every warp sums row (l + trip) mod 32 on each of its reads / 32 trips.
 size_t count_columns_wrong(const Inputs& io, unsigned grid, int reads) {
   std::vector<uint32_t> got(io.out.size());
   APOD_CUDA(cudaMemcpy(got.data(), io.out.get(), io.out.bytes(), cudaMemcpyDeviceToHost));
+  uint32_t row_sum[32] = {};
+  for (uint32_t i = 0; i < 32 * 32; ++i)
+    row_sum[i / 32] += io.words[i];
   size_t wrong = 0;
   for (uint32_t lane = 0; lane < 32; ++lane) {
-    const ElementSums row(
-        std::vector<uint32_t>(io.words.begin() + lane * 32, io.words.begin() + lane * 32 + 32), 1);
-    const uint32_t expected = row.sum(0, uint64_t(reads));
+    uint32_t expected = 0;
+    for (int trip = 0; trip * columns < reads; ++trip)
+      expected += row_sum[(lane + trip) % 32];
     for (uint32_t b = 0; b < grid; ++b)
       for (uint32_t warp = 0; warp < block_size / 32; ++warp)
         wrong += got[b * size_t(block_size) + warp * 32 + lane] != expected;
