@@ -30,9 +30,9 @@ struct Batch {
   const char* device; ///< the device name the runs must carry
 };
 inline constexpr Batch batches[] = {
-    {"H100", "nvidia-h100-20261126-launch.json.gz", "APOD_MODEL_RUNS_H100",
+    {"H100", "nvidia-h100-20261126-memory.json.gz", "APOD_MODEL_RUNS_H100",
      "NVIDIA H100 80GB HBM3"},
-    {"H200", "nvidia-h200-20261126-launch.json.gz", "APOD_MODEL_RUNS_H200", "NVIDIA H200"},
+    {"H200", "nvidia-h200-20261126-memory.json.gz", "APOD_MODEL_RUNS_H200", "NVIDIA H200"},
 };
 
 inline std::string path_of(const Batch& b) {

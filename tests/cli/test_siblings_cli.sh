@@ -62,7 +62,7 @@ check one_gpu 2 "nothing compared" -- "$apod" compare --siblings --db "$tmp/as_r
 check no_baseline_db 2 "excludes" -- \
   "$apod" compare --siblings --baseline-db "$tmp/as_run.db" --db "$tmp/as_run.db"
 # Runs stored before `--device all` was recorded: named, they are judged; not named, refused.
-"$apod" import --db "$tmp/two.db" "$runs_dir/nvidia-h200-x2-20261122-device-all.json" >/dev/null
+"$apod" import --db "$tmp/two.db" "$runs_dir/nvidia-h200-x2-20261122-device-all.json.gz" >/dev/null
 check no_device_all 2 "no run of \`apod run --device all\`" -- \
   "$apod" compare --siblings --db "$tmp/two.db"
 check two_named 0 "no GPU of 2 lies outside" -- \

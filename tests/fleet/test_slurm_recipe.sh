@@ -55,8 +55,10 @@ check() {  # check NAME WANT GOT
 }
 
 run_ids() {  # run_ids DOCUMENT...: the ids of the runs a document holds
-  python3 -c 'import json, sys
-for path in sys.argv[1:]: print("\n".join(r["id"] for r in json.load(open(path))["runs"]))' "$@"
+  python3 -c 'import gzip, json, sys
+for path in sys.argv[1:]:
+    doc = json.load(gzip.open(path, "rt") if path.endswith(".gz") else open(path))
+    print("\n".join(r["id"] for r in doc["runs"]))' "$@"
 }
 
 run_count() { "$apod" list --runs --db "$APOD_HISTORY" | awk 'NR > 1 && NF' | wc -l; }
@@ -98,16 +100,16 @@ contains_all() {  # contains_all FILE ID...: the ids missing from FILE, none whe
 # The persistent history: six back-to-back runs of one H200, the first pinned as the baseline.
 export APOD=$apod APOD_RUN=$root/tests/fleet/standin-run.sh
 export APOD_HISTORY=$tmp/history.db APOD_PUBLISH=$tmp/www
-"$apod" import --db "$APOD_HISTORY" "$runs_dir/nvidia-h200-20261122-matrix.json" > /dev/null
-mapfile -t history_runs < <(run_ids "$runs_dir/nvidia-h200-20261122-matrix.json")
+"$apod" import --db "$APOD_HISTORY" "$runs_dir/nvidia-h200-20261122-matrix.json.gz" > /dev/null
+mapfile -t history_runs < <(run_ids "$runs_dir/nvidia-h200-20261122-matrix.json.gz")
 "$apod" baseline set "${history_runs[0]}" --db "$APOD_HISTORY" > /dev/null
 # The test judges the recipe, not compare's noise model: at a 90% threshold only the planted
 # regression below counts, whatever the night-to-night noise of the committed runs.
 export APOD_COMPARE_CONFIG=$tmp/compare.json
 echo '{"threshold": 0.9}' > "$APOD_COMPARE_CONFIG"
 
-good_docs=("$runs_dir/nvidia-h200-x2-20261122-device-all.json"
-  "$runs_dir/nvidia-h200-20261122-session2.json")
+good_docs=("$runs_dir/nvidia-h200-x2-20261122-device-all.json.gz"
+  "$runs_dir/nvidia-h200-20261122-session2.json.gz")
 mapfile -t good_runs < <(run_ids "${good_docs[@]}")
 night good 0-1 "${good_docs[*]}" "0 4"
 check good_tasks_completed $'0 COMPLETED 0:0\n1 COMPLETED 0:0' "$(job_states "$array")"
@@ -124,9 +126,9 @@ check lost_node_task_failed $'0 FAILED 3:0\n1 COMPLETED 0:0' "$(job_states "$arr
 check lost_node_merge_cancelled "- CANCELLED 0:0" "$(job_states "$merge")"
 check lost_node_history_unchanged 10 "$(run_count)"
 
-python3 - "$runs_dir/nvidia-h200-20261122-session2.json" "$tmp/planted.json" << 'PY'
-import json, sys
-doc = json.load(open(sys.argv[1]))
+python3 - "$runs_dir/nvidia-h200-20261122-session2.json.gz" "$tmp/planted.json" << 'PY'
+import gzip, json, sys
+doc = json.load(gzip.open(sys.argv[1], "rt"))
 run = doc["runs"][0]
 doc["runs"] = [run]
 run.update(id="0badc0de" * 4, label="planted: device-memory bandwidth 20x lower",

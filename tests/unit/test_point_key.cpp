@@ -55,7 +55,7 @@ TEST(PointKey, TextIsAJsonArraySoNoNameRunsIntoTheNext) {
 }
 
 TEST(Comparability, KeysOfTheCommittedRunsAreReproducedBitForBit) {
-  // Points of data/runs/nvidia-h200-20261122-matrix.json and nvidia-h100-20261123-repeat8.json.gz
+  // Points of data/runs/nvidia-h200-20261122-matrix.json.gz and nvidia-h100-20261123-repeat8.json.gz
   // as stored (parameters in their stored order): GPU model, driver branch, experiment, version,
   // parameters, metric and the key the runner stored.
   struct Stored {
