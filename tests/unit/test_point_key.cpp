@@ -55,9 +55,9 @@ TEST(PointKey, TextIsAJsonArraySoNoNameRunsIntoTheNext) {
 }
 
 TEST(Comparability, KeysOfTheCommittedRunsAreReproducedBitForBit) {
-  // Points of data/runs/nvidia-h200-20261122-matrix.json.gz and nvidia-h100-20261123-repeat8.json.gz
-  // as stored (parameters in their stored order): GPU model, driver branch, experiment, version,
-  // parameters, metric and the key the runner stored.
+  // Points of data/runs/nvidia-h200-20261122-matrix.json.gz and
+  // nvidia-h100-20261123-repeat8.json.gz as stored (parameters in their stored order): GPU model,
+  // driver branch, experiment, version, parameters, metric and the key the runner stored.
   struct Stored {
     const char *gpu, *branch, *experiment;
     int version;
