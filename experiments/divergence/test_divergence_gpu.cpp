@@ -52,30 +52,8 @@ TEST(DivergenceGpu, DivergentPathsSerialiseAndThePredicatedBranchDoesNot) {
               0.1);
 }
 
-/// cuobjdump from PATH, else the toolkit's default place; "" when neither exists.
-std::string find_cuobjdump() {
-  if (std::system("command -v cuobjdump > /dev/null 2>&1") == 0)
-    return "cuobjdump";
-  if (std::FILE* f = std::fopen("/usr/local/cuda/bin/cuobjdump", "r")) {
-    std::fclose(f);
-    return "/usr/local/cuda/bin/cuobjdump";
-  }
-  return "";
-}
-
-std::string run_command(const std::string& command) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  std::string text;
-  if (!pipe)
-    return text;
-  char buffer[4096];
-  while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe.get()))
-    text.append(buffer, n);
-  return text;
-}
-
 TEST(DivergenceGpu, ThePredicatedKernelsSassHasNoBranchButItsLoopsAndTheDivergentOneBranches) {
-  const std::string tool = find_cuobjdump();
+  const std::string tool = gpu_test::find_cuobjdump();
   if (tool.empty())
     GTEST_SKIP() << "no cuobjdump on PATH or in /usr/local/cuda/bin";
   const DeviceInfo device = query_device(0);
@@ -85,7 +63,7 @@ TEST(DivergenceGpu, ThePredicatedKernelsSassHasNoBranchButItsLoopsAndTheDivergen
   // name cuobjdump itself (no device code), as the first H100 run of this test found.
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   const auto sass_of = [&](const char* kernel) {
-    return run_command(tool + " -sass -fun " + kernel + " '" + self + "' 2>&1");
+    return gpu_test::run_command(tool + " -sass -fun " + kernel + " '" + self + "' 2>&1");
   };
   const std::string short_all = sass_of(dv::short_kernel_name);
   const std::string long_all = sass_of(dv::long_kernel_name);

@@ -42,27 +42,6 @@ TEST(LocalMemoryGpu, EveryPointVerifiesAndTheLocalVersionsUseLocalMemory) {
   }
 }
 
-std::string find_cuobjdump() {
-  if (std::system("command -v cuobjdump > /dev/null 2>&1") == 0)
-    return "cuobjdump";
-  if (std::FILE* f = std::fopen("/usr/local/cuda/bin/cuobjdump", "r")) {
-    std::fclose(f);
-    return "/usr/local/cuda/bin/cuobjdump";
-  }
-  return "";
-}
-
-std::string run_command(const std::string& command) {
-  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
-  std::string text;
-  if (!pipe)
-    return text;
-  char buffer[4096];
-  while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe.get()))
-    text.append(buffer, n);
-  return text;
-}
-
 struct LocalOps {
   int loads = 0, stores = 0, instructions = 0;
 };
@@ -96,7 +75,7 @@ LocalOps count_local_ops(const std::string& sass, const std::string& arch) {
 }
 
 TEST(LocalMemoryGpu, TheSassOfTheLocalVersionsLoadsAndStoresLocalMemory) {
-  const std::string tool = find_cuobjdump();
+  const std::string tool = gpu_test::find_cuobjdump();
   if (tool.empty())
     GTEST_SKIP() << "no cuobjdump on PATH or in /usr/local/cuda/bin";
   const DeviceInfo device = query_device(0);
@@ -104,8 +83,8 @@ TEST(LocalMemoryGpu, TheSassOfTheLocalVersionsLoadsAndStoresLocalMemory) {
       "sm_" + std::to_string(device.cc_major) + std::to_string(device.cc_minor);
   const std::string self = std::filesystem::read_symlink("/proc/self/exe").string();
   const auto ops = [&](const char* kernel) {
-    const LocalOps n =
-        count_local_ops(run_command(tool + " -sass -fun " + kernel + " '" + self + "' 2>&1"), arch);
+    const LocalOps n = count_local_ops(
+        gpu_test::run_command(tool + " -sass -fun " + kernel + " '" + self + "' 2>&1"), arch);
     std::printf("SASS (%s) %s: %d instructions, LDL %d, STL %d\n", arch.c_str(), kernel,
                 n.instructions, n.loads, n.stores);
     return n;

@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <memory>
 #include <set>
 #include <string>
 #include <utility>
@@ -70,6 +72,29 @@ inline int run_gpu_tests(int argc, char** argv) {
   }
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
+}
+
+/// cuobjdump from PATH, else the toolkit's default place; "" when neither exists.
+inline std::string find_cuobjdump() {
+  if (std::system("command -v cuobjdump > /dev/null 2>&1") == 0)
+    return "cuobjdump";
+  if (std::FILE* f = std::fopen("/usr/local/cuda/bin/cuobjdump", "r")) {
+    std::fclose(f);
+    return "/usr/local/cuda/bin/cuobjdump";
+  }
+  return "";
+}
+
+/// The standard output of a shell command ("" when it cannot start).
+inline std::string run_command(const std::string& command) {
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
+  std::string text;
+  if (!pipe)
+    return text;
+  char buffer[4096];
+  while (size_t n = std::fread(buffer, 1, sizeof buffer, pipe.get()))
+    text.append(buffer, n);
+  return text;
 }
 
 } // namespace apod::gpu_test
