@@ -9,10 +9,13 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace apod::cli {
 
@@ -40,6 +43,18 @@ void report_import(const ImportSummary& s, const char* verb, const std::string& 
       s.notes.empty() ? "" : fmt::format("; {} kept or replaced (above)", s.notes.size()));
 }
 
+/// A column of `list --runs`: a header and each run's cell, already escaped for the terminal.
+struct Column {
+  std::string header;
+  std::vector<std::string> cells;
+  bool right = false; ///< numbers align right
+};
+
+/// A stored word for a terminal, "-" where the store has none.
+std::string cell(const std::string& stored) {
+  return stored.empty() ? "-" : terminal_text(stored);
+}
+
 void list_runs(Store& store, bool as_json) {
   const auto runs = store.list_runs();
   if (as_json) { // JSON escapes every control character itself
@@ -51,16 +66,49 @@ void list_runs(Store& store, bool as_json) {
                      {"finished_at", r.finished_at ? json(*r.finished_at) : json(nullptr)},
                      {"status", r.status},
                      {"device", r.device_name},
+                     {"gpu_uuid", r.device_uuid},
+                     {"host", r.host.empty() ? json(nullptr) : json(r.host)},
+                     {"batch", r.batch.empty() ? json(nullptr) : json(r.batch)},
                      {"points", r.measurements}});
     std::cout << out.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
     return;
   }
-  const auto row = fmt::runtime("{:<32}  {:<24}  {:<11}  {:>6}  {:<20}  {}\n");
-  std::cout << fmt::format(row, "id", "started", "status", "points", "device", "label");
-  for (const auto& r : runs) // stored text reaches a terminal: no escape sequence gets through
-    std::cout << fmt::format(row, terminal_text(r.id), terminal_text(r.started_at),
-                             terminal_text(r.status), r.measurements, terminal_text(r.device_name),
-                             terminal_text(r.label));
+  // The id stays whole and first (scripts take it with awk '{print $1}'); the GPU's UUID and the
+  // batch are cut as compare cuts them, enough to tell concurrent GPUs and batches apart and to
+  // pass to `compare --batch`; the label, which may hold spaces, comes last.
+  std::vector<Column> columns = {{"id", {}},           {"started", {}}, {"status", {}},
+                                 {"points", {}, true}, {"device", {}},  {"gpu", {}},
+                                 {"host", {}},         {"batch", {}},   {"label", {}}};
+  for (const auto& r : runs) { // stored text reaches a terminal: no escape sequence gets through
+    const std::string row[] = {cell(r.id),
+                               cell(r.started_at),
+                               cell(r.status),
+                               std::to_string(r.measurements),
+                               cell(r.device_name),
+                               cell(std::string(text_prefix(r.device_uuid, 12))),
+                               cell(r.host),
+                               cell(std::string(text_prefix(r.batch, 8))),
+                               terminal_text(r.label)};
+    for (size_t c = 0; c < columns.size(); ++c)
+      columns[c].cells.push_back(row[c]);
+  }
+  std::vector<size_t> widths;
+  for (const auto& col : columns) {
+    size_t width = col.header.size();
+    for (const auto& text : col.cells)
+      width = std::max(width, text.size());
+    widths.push_back(width);
+  }
+  const auto print_row = [&](auto text_of) {
+    std::string line;
+    for (size_t c = 0; c + 1 < columns.size(); ++c)
+      line += fmt::format(fmt::runtime(columns[c].right ? "{:>{}}  " : "{:<{}}  "),
+                          text_of(columns[c]), widths[c]);
+    std::cout << line << text_of(columns.back()) << "\n"; // the label: no trailing blanks
+  };
+  print_row([](const Column& col) { return col.header; });
+  for (size_t i = 0; i < runs.size(); ++i)
+    print_row([i](const Column& col) { return col.cells[i]; });
 }
 
 } // namespace

@@ -304,21 +304,32 @@ void Store::finish_run(const std::string& run_id, const std::string& status) try
 }
 
 // A run whose device row is missing (a file edited outside apod) is listed with the device name
-// of its own facts, never dropped from the list (issue 10).
+// and UUID of its own facts, never dropped from the list (issue 10). Host and batch come from
+// the environment; an environment that is not JSON (a file edited outside apod) lists as "".
 std::vector<RunSummary> Store::list_runs() try {
   sqlite::Statement st(
       *db_,
       "SELECT r.id, r.label, r.started_at, r.finished_at, r.status, "
       "  coalesce(d.name, json_extract(r.device_facts, '$.name'), '') AS device_name, "
+      "  coalesce(d.uuid, json_extract(r.device_facts, '$.uuid'), '') AS device_uuid, "
+      "  CASE WHEN json_valid(r.environment) THEN "
+      "    coalesce(json_extract(r.environment, '$.host'), '') ELSE '' END AS host, "
+      "  CASE WHEN json_valid(r.environment) THEN "
+      "    coalesce(json_extract(r.environment, '$.repeat.batch'), '') ELSE '' END AS batch, "
       "  (SELECT count(*) FROM measurement m JOIN experiment_run e ON m.experiment_run_id = e.id "
       "   WHERE e.run_id = r.id) AS measurements "
       "FROM run r LEFT JOIN device d ON r.device_id = d.id ORDER BY r.started_at, r.id");
   std::vector<RunSummary> runs;
-  while (st.step())
-    runs.push_back({st.get_text("id"), st.get_text("label"), st.get_text("started_at"),
-                    status_shown(st.get_text("id"), st.get_text("status")),
-                    st.get_text("device_name"), st.get_optional_text("finished_at"),
-                    st.get_int("measurements")});
+  while (st.step()) {
+    RunSummary r{st.get_text("id"),          st.get_text("label"),
+                 st.get_text("started_at"),  status_shown(st.get_text("id"), st.get_text("status")),
+                 st.get_text("device_name"), st.get_optional_text("finished_at"),
+                 st.get_int("measurements")};
+    r.device_uuid = st.get_text("device_uuid");
+    r.host = st.get_text("host");
+    r.batch = st.get_text("batch");
+    runs.push_back(std::move(r));
+  }
   return runs;
 } catch (const sqlite::Error& e) {
   storage_failure(db_->path(), e, false);

@@ -56,10 +56,14 @@ using RunFeed = std::function<bool(RunRecord& run, std::string& source)>;
 /// file whose name starts with "file:" is named "./file:...".
 void check_database_path(const std::string& path);
 
+/// One line of `apod list --runs`: what tells apart runs that share a label (concurrent runs of
+/// one machine's GPUs, the runs of a --repeat batch). Host and batch are "" where the run's
+/// environment does not say (an older record, a run outside any batch).
 struct RunSummary {
   std::string id, label, started_at, status, device_name;
   std::optional<std::string> finished_at;
   int64_t measurements = 0;
+  std::string device_uuid, host, batch;
 };
 
 class Store {
