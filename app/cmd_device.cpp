@@ -41,6 +41,14 @@ void print_device(const DeviceInfo& d) {
         *h2d, *d2h, d.pcie_max_payload_bytes, d.pcie_max_payload_assumed ? ", assumed" : "");
 }
 
+/// The device's facts; with no GPU usable, NoDevice in the one wording of "no GPU"
+/// (no_device_reason): no driver, no GPU visible, or a driver too old.
+DeviceInfo read_device(int ordinal) {
+  if (device_count() == 0)
+    throw no_device_error("apod device");
+  return query_device(ordinal);
+}
+
 } // namespace
 
 void add_device(CLI::App& app, Action& action) {
@@ -51,15 +59,27 @@ void add_device(CLI::App& app, Action& action) {
   auto args = std::make_shared<Args>();
   auto* device = app.add_subcommand("device", "print the device's facts and theoretical limits");
   device->add_option("--device", args->ordinal, "CUDA device ordinal")->capture_default_str();
-  device->add_flag("--json", args->json, "print as JSON");
+  device->add_flag("--json", args->json,
+                   "print as JSON (an error too: {\"format\": \"apod-device\", \"error\": "
+                   "{\"code\": 3, \"message\": ...}}, with the exit code)");
   device->callback([&action, args] {
     action = [args] {
-      const DeviceInfo d = query_device(args->ordinal);
-      if (args->json)
-        std::cout << to_json(d).dump(2) << "\n";
-      else
-        print_device(d);
-      return exit_ok;
+      if (!args->json) {
+        print_device(read_device(args->ordinal));
+        return exit_ok;
+      }
+      try {
+        std::cout << to_json(read_device(args->ordinal)).dump(2) << "\n";
+        return exit_ok;
+      } catch (const std::exception& e) {
+        // A script reading stdout gets the error as JSON, with the exit code apod exits with;
+        // main then prints the same message on stderr and exits with that code.
+        const ExitReport report = exit_report(e);
+        const json error = {{"format", "apod-device"},
+                            {"error", {{"code", report.code}, {"message", report.message}}}};
+        std::cout << error.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+        throw;
+      }
     };
   });
 }

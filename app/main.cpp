@@ -5,11 +5,11 @@
 #include "core/stdout.hpp"
 #include "core/temp_files.hpp"
 #include "core/text.hpp"
+#include "usage_errors.hpp"
 #include "version.hpp"
 
 #include <csignal>
 #include <iostream>
-#include <sstream>
 
 namespace {
 
@@ -45,13 +45,11 @@ int run_command(int argc, char** argv) {
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    // The message may quote an argument, and an argument may be a stored name a script passed
-    // on: each line through terminal_text like every other message (CLI11 prints it raw).
-    std::ostringstream message;
-    app.exit(e, std::cout, message);
-    std::istringstream lines(message.str());
-    for (std::string line; std::getline(lines, line);)
-      std::cerr << apod::terminal_text(line) << "\n";
+    // One line naming the command and the word, through terminal_text like every other message
+    // (a word may be a stored name a script passed on), then where to read more.
+    const apod::cli::UsageError usage = apod::cli::describe_parse_error(app, e);
+    print_error(usage.message);
+    std::cerr << usage.hint << "\n";
     return apod::exit_usage;
   }
 

@@ -3,6 +3,8 @@
 #include "core/errors.hpp"
 #include "core/theory.hpp"
 
+#include <fmt/format.h>
+
 #include <cstdlib>
 
 namespace apod {
@@ -30,6 +32,41 @@ DeviceInfo nominal_device() {
   d.pcie_max_payload_bytes = pcie_assumed_max_payload_bytes;
   d.pcie_max_payload_assumed = true;
   return d;
+}
+
+namespace {
+// 12040 -> "12.4", as nvidia-smi prints the CUDA version a driver supports.
+std::string cuda_version_text(int version) {
+  return fmt::format("{}.{}", version / 1000, version % 1000 / 10);
+}
+} // namespace
+
+std::string no_device_reason(const NoDeviceCause& cause) {
+  using Kind = NoDeviceCause::Kind;
+  switch (cause.kind) {
+  case Kind::no_driver:
+    return "no NVIDIA driver is loaded on this machine (libcuda.so.1 not found)";
+  case Kind::old_driver:
+    return cause.driver_cuda_version > 0
+               ? fmt::format("the NVIDIA driver supports CUDA {}, older than the CUDA {} runtime "
+                             "apod was built with: update the driver",
+                             cuda_version_text(cause.driver_cuda_version),
+                             cuda_version_text(cause.runtime_cuda_version))
+               : fmt::format("the NVIDIA driver is older than the CUDA {} runtime apod was built "
+                             "with: update the driver",
+                             cuda_version_text(cause.runtime_cuda_version));
+  case Kind::no_gpu:
+    return cause.visible_devices
+               ? fmt::format("no CUDA-capable GPU is visible (CUDA_VISIBLE_DEVICES is '{}')",
+                             *cause.visible_devices)
+               : "no CUDA-capable GPU is visible (the NVIDIA driver is loaded but lists none)";
+  case Kind::other:
+    break;
+  }
+  return "no CUDA-capable GPU can be used (" +
+         (cause.runtime_error.empty() ? std::string("the CUDA runtime did not say why")
+                                      : cause.runtime_error) +
+         ")";
 }
 
 double DeviceInfo::theoretical_bandwidth_gbs() const {

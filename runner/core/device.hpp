@@ -1,6 +1,7 @@
 // What apod knows about a GPU: the facts it reads from the driver and the limits derived from them.
 #pragma once
 
+#include "core/errors.hpp"
 #include "core/stored_object.hpp"
 #include "core/theory.hpp"
 
@@ -78,6 +79,36 @@ DeviceInfo query_device(int ordinal);
 
 /// Number of CUDA devices visible, 0 when there is none or no driver.
 int device_count();
+
+/// Why the CUDA runtime offers no device, as it answered (no_device_cause).
+struct NoDeviceCause {
+  enum class Kind {
+    no_driver,  ///< libcuda.so.1 could not be loaded: no NVIDIA driver on this machine
+    old_driver, ///< the driver is older than the CUDA runtime apod was built with
+    no_gpu,     ///< the driver is loaded and lists no GPU (or CUDA_VISIBLE_DEVICES hides them)
+    other,      ///< another failure, in the runtime's own words
+  };
+  Kind kind = Kind::other;
+  int driver_cuda_version = 0;  ///< cudaDriverGetVersion: 12040 is CUDA 12.4; 0 where unknown
+  int runtime_cuda_version = 0; ///< the CUDA runtime apod was built with (CUDART_VERSION)
+  std::optional<std::string> visible_devices; ///< CUDA_VISIBLE_DEVICES where it is set
+  std::string runtime_error;                  ///< cudaGetErrorString's words
+};
+
+/// Asks the CUDA runtime why it lists no device (device_query.cu): cudaGetDeviceCount's error
+/// (cudaErrorInsufficientDriver: no libcuda.so.1 in the process, or a driver too old;
+/// cudaErrorNoDevice: none listed) and the driver's and runtime's CUDA versions.
+NoDeviceCause no_device_cause();
+
+/// The cause as one plain clause, the one wording of "no GPU" for every command: "no NVIDIA
+/// driver is loaded on this machine (libcuda.so.1 not found)", "no CUDA-capable GPU is visible
+/// (CUDA_VISIBLE_DEVICES is '')", "the NVIDIA driver supports CUDA 12.4, older than the CUDA
+/// 13.0 runtime apod was built with: update the driver", ... (device.cpp).
+std::string no_device_reason(const NoDeviceCause& cause);
+
+/// The NoDevice error (exit 3) a command throws when no GPU is usable: the reason, then
+/// "COMMAND needs a GPU" ("apod device needs a GPU"); the reason alone where `command` is "".
+NoDevice no_device_error(const std::string& command);
 
 /// Clears a failed experiment's state so the next one starts on a clean context, then checks
 /// that the device works again (allocate, launch, copy back). False when a sticky error survived

@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
+#include <dlfcn.h>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -66,14 +68,42 @@ int device_count() {
   return n;
 }
 
+NoDeviceCause no_device_cause() {
+  NoDeviceCause cause;
+  int count = 0;
+  const cudaError_t err = cudaGetDeviceCount(&count);
+  cudaGetLastError(); // clear the sticky error
+  cause.runtime_cuda_version = CUDART_VERSION;
+  if (cudaDriverGetVersion(&cause.driver_cuda_version) != cudaSuccess)
+    cause.driver_cuda_version = 0;
+  cudaGetLastError();
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES"))
+    cause.visible_devices = visible;
+  cause.runtime_error = err == cudaSuccess ? "" : cudaGetErrorString(err);
+  if (err == cudaErrorInsufficientDriver) {
+    // The runtime reports a missing driver library and a too-old driver alike; the library is in
+    // the process only where the runtime could load it (RTLD_NOLOAD loads nothing).
+    void* driver = dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD);
+    cause.kind = driver ? NoDeviceCause::Kind::old_driver : NoDeviceCause::Kind::no_driver;
+    if (driver)
+      dlclose(driver);
+  } else if (err == cudaErrorNoDevice || (err == cudaSuccess && count == 0)) {
+    cause.kind = NoDeviceCause::Kind::no_gpu;
+  }
+  return cause;
+}
+
+NoDevice no_device_error(const std::string& command) {
+  const std::string reason = no_device_reason(no_device_cause());
+  return NoDevice(command.empty() ? reason : reason + ": " + command + " needs a GPU");
+}
+
 DeviceInfo query_device(int ordinal) {
   int count = 0;
   const cudaError_t err = cudaGetDeviceCount(&count);
   if (err != cudaSuccess || count == 0) {
     cudaGetLastError();
-    throw NoDevice(std::string("no CUDA-capable device was found (") +
-                   (err == cudaSuccess ? "the driver lists no GPU" : cudaGetErrorString(err)) +
-                   ")");
+    throw no_device_error("");
   }
   if (ordinal < 0 || ordinal >= count)
     throw InputError("--device " + std::to_string(ordinal) +

@@ -23,9 +23,65 @@ expect() {  # expect NAME WANT_CODE WANT_TEXT -- command...
 expect version 0 "apod 0." -- "$apod" --version
 expect help 0 "run" -- "$apod" --help
 expect run_help 0 "--only" -- "$apod" run --help
-expect no_subcommand 2 "" -- "$apod"
-expect unknown_subcommand 2 "" -- "$apod" frobnicate
-expect unknown_option 2 "" -- "$apod" run --no-such-flag
+
+# Command-line errors in apod's voice (issue 24): stderr's first line is exactly "apod: error:",
+# the command and the offending word (with the nearest command or option where one is close),
+# the second says what to run for help; nothing on stdout; exit 2.
+usage_error() {  # usage_error NAME FIRST_LINE HINT_LINE -- command...
+  local name=$1 first=$2 hint=$3; shift 4
+  local err out code
+  out=$("$@" 2>"$tmp/stderr"); code=$?
+  err=$(cat "$tmp/stderr")
+  if [[ $code -ne 2 ]]; then
+    echo "FAIL $name: exit $code, wanted 2; stderr: $err"; failures=$((failures + 1))
+  elif [[ -n $out ]]; then
+    echo "FAIL $name: printed on stdout: $out"; failures=$((failures + 1))
+  elif [[ $(sed -n 1p <<< "$err") != "$first" || $(sed -n 2p <<< "$err") != "$hint" ]]; then
+    printf 'FAIL %s: stderr\n%s\nwanted\n%s\n%s\n' "$name" "$err" "$first" "$hint"; failures=$((failures + 1))
+  else
+    echo "ok   $name"; passed=$((passed + 1))
+  fi
+}
+commands_hint="run 'apod --help' for the commands"
+usage_error unknown_command "apod: error: unknown command 'frobnicate'" "$commands_hint" -- "$apod" frobnicate
+usage_error command_misspelt "apod: error: unknown command 'reprot'; did you mean 'report'?" "$commands_hint" -- "$apod" reprot
+usage_error command_cut_short "apod: error: unknown command 'comp'; did you mean 'compare'?" "$commands_hint" -- "$apod" comp
+usage_error unknown_command_with_options "apod: error: unknown command 'lsit'; did you mean 'list'?" "$commands_hint" -- "$apod" lsit --runs
+usage_error unknown_top_option "apod: error: unknown option '--frob'" "$commands_hint" -- "$apod" --frob
+run_hint="run 'apod run --help' for the options"
+usage_error unknown_option "apod: error: run: unknown option '--frob'" "$run_hint" -- "$apod" run --frob
+usage_error unknown_option_with_value "apod: error: run: unknown option '--frob'" "$run_hint" -- "$apod" run --frob=3
+usage_error option_misspelt "apod: error: run: unknown option '--quik'; did you mean '--quick'?" "$run_hint" -- "$apod" run --quik
+usage_error unknown_options "apod: error: run: unknown option '--frob' (and 1 more: --glob)" "$run_hint" -- "$apod" run --frob --glob
+usage_error unexpected_argument "apod: error: run: unexpected argument 'extra'" "$run_hint" -- "$apod" run extra
+usage_error subcommand_misspelt "apod: error: baseline: unknown command 'shwo'; did you mean 'show'?" \
+  "run 'apod baseline --help' for the commands" -- "$apod" baseline shwo
+usage_error subcommand_missing "apod: error: baseline: a command is required: set, show" \
+  "run 'apod baseline --help' for the commands" -- "$apod" baseline
+usage_error positional_missing "apod: error: baseline set: run is required" \
+  "run 'apod baseline set --help' for the options" -- "$apod" baseline set
+usage_error not_a_number "apod: error: device: --device expects a whole number, not 'x'" \
+  "run 'apod device --help' for the options" -- "$apod" device --device x
+usage_error out_of_range "apod: error: list: --device must be at least 0, not -1" \
+  "run 'apod list --help' for the options" -- "$apod" list --json --device -1
+usage_error value_missing "apod: error: list: --db needs a value" \
+  "run 'apod list --help' for the options" -- "$apod" list --runs --db
+usage_error excluded_pair "apod: error: run: --quick excludes --full" "$run_hint" -- "$apod" run --quick --full
+usage_error file_missing "apod: error: import: files: File does not exist: $tmp/none.json" \
+  "run 'apod import --help' for the options" -- "$apod" import --db "$tmp/new.db" "$tmp/none.json"
+# A word echoed back reaches the terminal escaped, like every other message.
+usage_error escaped_word "apod: error: unknown command '\x1b[2Jfrob'" "$commands_hint" -- "$apod" $'\e[2Jfrob'
+# apod alone: the short usage, every command on a line of its own, on stderr; exit 2.
+out=$("$apod" 2>"$tmp/stderr"); code=$?
+python3 - "$tmp/stderr" "$code" "$out" <<'PY' && { echo "ok   apod_alone_short_usage"; passed=$((passed + 1)); } \
+  || { echo "FAIL apod alone: exit $code, stdout '$out', stderr: $(cat "$tmp/stderr")"; failures=$((failures + 1)); }
+import sys
+err, code, out = open(sys.argv[1]).read().splitlines(), int(sys.argv[2]), sys.argv[3]
+assert code == 2 and out == "", (code, out)
+assert err[0] == "apod: error: a command is required" and err[1] == "usage: apod COMMAND [OPTIONS]", err[:2]
+listed = [line.split()[0] for line in err if line.startswith("  ")]
+assert {"run", "report", "list", "device", "export", "import", "merge", "compare", "baseline"} <= set(listed), listed
+PY
 expect bad_device_number 2 "" -- "$apod" run --device notanumber
 expect all_at_once_alone 2 "goes with --device all" -- "$apod" run --all-at-once --db "$tmp/one.db"
 [[ ! -e "$tmp/one.db" ]] || { echo "FAIL all_at_once_alone: created $tmp/one.db"; failures=$((failures + 1)); }
@@ -48,7 +104,6 @@ cmp -s "$tmp/text.db" "$tmp/text.orig" || { echo "FAIL the text file was changed
 echo '{"format":"apod-results","schema_version":1,"runs":[{"id":"zz"}]}' > "$tmp/bad.json"
 expect import_bad_json 2 "runs[0].id" -- "$apod" import --db "$tmp/new.db" "$tmp/bad.json"
 [[ ! -e $tmp/new.db ]] || { echo "FAIL a rejected import created a database"; failures=$((failures + 1)); }
-expect import_missing_file 2 "" -- "$apod" import --db "$tmp/new.db" "$tmp/none.json"
 
 # A valid document, then a report into a directory that does not exist.
 cat > "$tmp/ok.json" <<'JSON'
@@ -92,7 +147,6 @@ assert transfer["class"] == "host_link" and transfer["limit"] == "pcie", transfe
 assert {c["class"] for c in transfer["class_cases"]} == {"host_phase"}, transfer["class_cases"]
 assert all(e["points"] for e in doc["experiments"] if not e["hidden"]), "an experiment plans no point"
 PY
-expect list_json_bad_device 2 "" -- "$apod" list --json --device -1
 expect export_csv 0 "" -- "$apod" export --db "$tmp/ok.db" --format csv --out "$tmp/ok.csv"
 python3 - "$tmp/ok.csv" <<'PY' && { echo "ok   export_csv_columns"; passed=$((passed + 1)); } || { echo "FAIL export --format csv"; failures=$((failures + 1)); }
 import csv, sys
@@ -120,9 +174,12 @@ if command -v python3 >/dev/null; then
 fi
 
 if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
-  expect no_gpu_run 3 "no CUDA-capable device was found" -- "$apod" run --db "$tmp/gpu.db"
+  # The one wording of "no GPU" (runner/core/device.cpp, no_device_reason), apod device's too.
+  if ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1 '; then no_gpu="no CUDA-capable GPU is visible"
+  else no_gpu="no NVIDIA driver is loaded on this machine (libcuda.so.1 not found)"; fi
+  expect no_gpu_run 3 "apod: error: $no_gpu" -- "$apod" run --db "$tmp/gpu.db"
   [[ ! -e $tmp/gpu.db ]] || { echo "FAIL a run without a GPU created a database"; failures=$((failures + 1)); }
-  expect no_gpu_device 3 "no CUDA-capable device was found" -- "$apod" device
+  expect no_gpu_device 3 "apod: error: $no_gpu" -- "$apod" device
 fi
 
 echo "$passed passed, $failures failed"
