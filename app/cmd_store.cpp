@@ -3,7 +3,9 @@
 #include "core/errors.hpp"
 #include "core/experiment.hpp"
 #include "core/output_file.hpp"
+#include "core/results_bmf.hpp"
 #include "core/results_json.hpp"
+#include "core/results_openmetrics.hpp"
 #include "core/text.hpp"
 #include "store/store.hpp"
 
@@ -180,30 +182,66 @@ void add_list(CLI::App& app, Action& action) {
   });
 }
 
+namespace {
+
+/// The one run --format bmf or openmetrics writes: the run --run names, else the newest stored
+/// (Bencher ingests one report per run, and a scrape shows one state). Several: InputError.
+RunRecord single_run(Store& store, const std::vector<std::string>& runs,
+                     const std::string& format) {
+  if (runs.size() > 1)
+    throw InputError(fmt::format("--format {} writes one run ({} were named): name one with --run, "
+                                 "or export each in turn",
+                                 format, runs.size()));
+  if (!runs.empty())
+    return store.read_run(store.resolve_run_id(runs.front()));
+  const std::vector<std::string> ids = store.run_ids();
+  if (ids.empty())
+    throw InputError("the database holds no run to export");
+  RunRecord run = store.read_run(ids.back());
+  if (ids.size() > 1)
+    std::cerr << fmt::format("apod export: the newest of {} runs, {} (started {}); --run picks "
+                             "another\n",
+                             ids.size(), terminal_text(run.id), terminal_text(run.started_at));
+  return run;
+}
+
+} // namespace
+
 void add_export(CLI::App& app, Action& action) {
   struct Args {
     std::string db = "apod.db", format = "json", out = "-";
     std::vector<std::string> runs;
   };
   auto args = std::make_shared<Args>();
-  auto* exp =
-      app.add_subcommand("export", "write stored runs as an apod-results JSON document, or as CSV");
+  auto* exp = app.add_subcommand(
+      "export", "write stored runs as an apod-results JSON document or CSV, or one run for "
+                "Bencher (BMF) or Prometheus (OpenMetrics)");
   exp->add_option("--db", args->db, "SQLite database to read")->capture_default_str();
   exp->add_option("--format", args->format,
-                  "json (an apod-results document) or csv (one row per point)")
-      ->check(CLI::IsMember({"json", "csv"}))
+                  "json (an apod-results document), csv (one row per point), bmf (Bencher Metric "
+                  "Format: one run, each point's median with its 95% interval) or openmetrics "
+                  "(one run's medians as gauges, OpenMetrics text)")
+      ->check(CLI::IsMember({"json", "csv", "bmf", "openmetrics"}))
       ->capture_default_str();
   exp->add_option("--out", args->out,
                   "file to write, - for stdout; a name ending in .gz is gzip-compressed")
       ->capture_default_str();
-  exp->add_option("--run", args->runs, "runs to export (id or unique prefix; default: all)");
+  exp->add_option("--run", args->runs,
+                  "runs to export (id or unique prefix; default: all; bmf and openmetrics: one, "
+                  "default the newest)");
   exp->callback([&action, args] {
     action = [args] {
       check_database_path(args->db);
       OutputFile out(args->out, {{args->db, "the database", true}}); // checked before any work
       Store store(args->db, Store::Mode::read_only);
       const RunSource runs = [&](const auto& each) { store.for_each_run(args->runs, each); };
-      if (args->format == "csv")
+      if (args->format == "bmf")
+        out.write(bmf_document(single_run(store, args->runs, args->format))
+                      .dump(2, ' ', false, json::error_handler_t::replace) +
+                  "\n");
+      else if (args->format == "openmetrics")
+        out.write(openmetrics_text(single_run(store, args->runs, args->format)));
+      else if (args->format == "csv")
         write_results_csv(out, runs);
       else
         write_results_json(out, runs);

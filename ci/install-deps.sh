@@ -15,8 +15,11 @@ for arg in "$@"; do
   [[ $arg == --sanitizers ]] && want_sanitizers=1
 done
 
+# libxml2-utils (xmllint), python3-jsonschema and python3-prometheus-client validate the CI formats
+# (tests/cli/test_ci_formats.sh: JUnit against its XSD, BMF against Bencher's schema, OpenMetrics).
 packages=(g++ meson ninja-build pkg-config python3 git clang-format-14
-          libcli11-dev libfmt-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libgtest-dev libkainjow-mustache-dev)
+          libcli11-dev libfmt-dev nlohmann-json3-dev libsqlite3-dev zlib1g-dev libgtest-dev libkainjow-mustache-dev
+          libxml2-utils python3-jsonschema python3-prometheus-client)
 ((want_browser)) && packages+=(chromium)
 ((want_sanitizers)) && packages+=(clang-14 libclang-rt-14-dev)
 
@@ -48,7 +51,8 @@ if ! command -v nvcc >/dev/null; then
 fi
 
 # The report's pinned JavaScript (vega, vega-lite, vega-embed; playwright-core for the browser
-# test), exactly as package-lock.json says; skipped when node_modules was made from this lock.
+# test; junit-processor for the JUnit XSD tests/cli/test_ci_formats.sh validates against), exactly
+# as package-lock.json says; skipped when node_modules was made from this lock.
 stamp=node_modules/.apod-lock.sha256
 if [[ ! -f $stamp ]] || ! sha256sum --status -c "$stamp" 2>/dev/null; then
   echo "ci/install-deps.sh: npm ci"
