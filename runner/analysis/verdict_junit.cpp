@@ -17,40 +17,15 @@ namespace apod {
 namespace {
 
 /// `text` (apod's own, or stored text already through terminal_text) as XML character data or a
-/// quoted attribute value. The two code points XML 1.0 forbids that terminal_text keeps, U+FFFE
-/// and U+FFFF, become U+FFFD.
+/// quoted attribute value: html_text's escapes (&, <, >, " and ' as references, which XML shares),
+/// and the two code points XML 1.0 forbids that it keeps, U+FFFE and U+FFFF, as U+FFFD.
 std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\xEF' && text.substr(i, 2) == "\xEF\xBF" && i + 2 < text.size() &&
-        (text[i + 2] == '\xBE' || text[i + 2] == '\xBF')) {
-      out += "\xEF\xBF\xBD";
-      i += 2;
-      continue;
-    }
-    switch (c) {
-    case '&':
-      out += "&amp;";
-      break;
-    case '<':
-      out += "&lt;";
-      break;
-    case '>':
-      out += "&gt;";
-      break;
-    case '"':
-      out += "&quot;";
-      break;
-    case '\'':
-      out += "&apos;";
-      break;
-    default:
-      out += c;
-    }
-  }
-  return out;
+  std::string allowed(text);
+  for (std::size_t at = allowed.find("\xEF\xBF"); at != std::string::npos;
+       at = allowed.find("\xEF\xBF", at + 1))
+    if (at + 2 < allowed.size() && (allowed[at + 2] == '\xBE' || allowed[at + 2] == '\xBF'))
+      allowed[at + 2] = '\xBD';
+  return html_text(allowed);
 }
 
 /// Stored text for XML: control characters, DEL, C1 and bidirectional overrides made visible and
@@ -102,7 +77,7 @@ std::string numbers(const PointVerdict& p) {
       whole ? fmt::format("the median change of {} points", p.points_taken_whole)
             : fmt::format("baseline {:.6g} {}, candidate {:.6g} {}", p.baseline,
                           terminal_text(p.unit), p.candidate, terminal_text(p.unit));
-  return fmt::format("{} ({}); noise ±{:.2g}%; p (Holm) {:.2g}; detectable change {:.2g}%",
+  return fmt::format("{} ({}); noise ±{:.2g}%; p (Holm) {:.2g}; detectable change {:.3g}%",
                      change_text(p), values, 100 * p.noise, p.p_adjusted, 100 * p.detectable);
 }
 

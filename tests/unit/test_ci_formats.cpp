@@ -148,11 +148,12 @@ TEST(JUnit, StoredNamesStayText) {
   v.candidate.label = hostile;
   v.points[0].experiment = hostile;
   v.points[0].params["label"] = hostile;
-  v.left_out[0].detail = hostile;
+  v.left_out[0].detail = hostile + "\xEF\xBF\xBE"; // U+FFFE: UTF-8, but no XML character
   const std::string xml = format_junit({v});
   for (const char c : xml)
     EXPECT_TRUE(c == '\n' || static_cast<unsigned char>(c) >= 0x20) << int(c);
   EXPECT_EQ(xml.find("\xff"), std::string::npos);
+  EXPECT_EQ(xml.find("\xEF\xBF\xBE"), std::string::npos);
   EXPECT_EQ(xml.find("<d>"), std::string::npos);
   EXPECT_NE(xml.find("a&quot;b&apos;c&lt;d&gt;&amp;e\\x1b[31m\\x0af\xEF\xBF\xBD"),
             std::string::npos)
