@@ -81,8 +81,9 @@ int main(int argc, char** argv) {
   } catch (const apod::InputError& e) {
     print_error(e.what());
     // A lost output fails a command that had succeeded (0) or whose verdict it carried (1, a
-    // regression); an earlier failure's own code (3 to 6) is kept.
-    return code == apod::exit_ok || code == apod::exit_regression ? apod::exit_usage : code;
+    // regression; 7, inconclusive); an earlier failure's own code (3 to 6) is kept.
+    const bool failed_before = code >= apod::exit_no_device && code <= apod::exit_resources;
+    return failed_before ? code : apod::exit_usage;
   }
   return code;
 }
