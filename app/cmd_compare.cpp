@@ -2,13 +2,16 @@
 // run-to-run noise of each point on its machine (runner/analysis/compare.hpp, docs/ci.md).
 #include "analysis/compare.hpp"
 #include "analysis/siblings.hpp"
+#include "analysis/verdict_junit.hpp"
 #include "commands.hpp"
 #include "core/catalog.hpp"
+#include "core/device.hpp"
 #include "core/errors.hpp"
 #include "core/input_file.hpp"
 #include "core/run_dates.hpp"
 #include "core/text.hpp"
 #include "core/vocabulary.hpp"
+#include "run/run.hpp"
 #include "store/run_conflict.hpp"
 #include "store/store.hpp"
 
@@ -32,7 +35,7 @@ constexpr const char* pinned_word = "pinned";
 struct CompareArgs {
   std::vector<std::string> runs; ///< BASELINE [CANDIDATE...]
   std::string db = "apod.db", baseline_db, config, format = "text", threshold, batch;
-  bool all = false, pool = false, only_changed = false;
+  bool all = false, pool = false, only_changed = false, power = false;
   bool siblings = false;    ///< judge GPUs of one host against each other, not against a baseline
   bool batch_given = false; ///< --batch was on the command line, even as ""
 };
@@ -168,7 +171,9 @@ int run_siblings(const CompareArgs& args) {
     for (const RunRecord* r : set)
       ids.insert(r->id);
     // Each GPU's own run-to-run noise: its history in the database and its runs of this set.
-    const SiblingVerdict verdict = judge_siblings(set, NoiseModel::from_runs(runs, {}, ids));
+    NoiseModel own = NoiseModel::from_runs(runs, {}, ids);
+    own.lend_across_gpus = false; // each GPU on its own noise (docs/siblings.md)
+    const SiblingVerdict verdict = judge_siblings(set, own);
     if (args.format == "json")
       std::cout << to_json(verdict).dump(2, ' ', false, json::error_handler_t::replace) << "\n";
     else if (args.format == "markdown")
@@ -196,6 +201,106 @@ bool several_gpus_of_one_host(const std::vector<RunRecord>& runs,
       if (r.id == id)
         gpus[r.environment.host + "|" + r.device.name].insert(r.device.uuid);
   return std::any_of(gpus.begin(), gpus.end(), [](const auto& g) { return g.second.size() > 1; });
+}
+
+void print_verdicts(const std::vector<Verdict>& verdicts, const CompareArgs& args) {
+  FormatOptions format;
+  format.only_changed = args.only_changed;
+  format.power = args.power;
+  if (args.format == "json")
+    std::cout << to_json(verdicts, format).dump(2, ' ', false, json::error_handler_t::replace)
+              << "\n";
+  else if (args.format == "markdown")
+    std::cout << format_markdown(verdicts, format);
+  else if (args.format == "junit")
+    std::cout << format_junit(verdicts);
+  else
+    std::cout << format_text(verdicts, format);
+}
+
+/// `apod confirm`: the newest run (or the one named) judged against the baseline; the
+/// experiments holding a regression or an unconfirmed slowdown re-measured `repeat` times on this
+/// GPU (each repeat runs them in turn, so no transient spans the re-measures of one point), and
+/// the verdict given again on the median of the re-measures (judge_confirmed, docs/ci.md).
+int run_confirm(const CompareArgs& args, int repeat, const std::string& device) {
+  const CompareOptions options = load_options(args);
+  check_database_path(args.db);
+  std::vector<RunRecord> runs;
+  std::string base_id, cand_id;
+  {
+    Store store(args.db, Store::Mode::read_only);
+    const bool named = !args.runs.empty() && args.runs[0] != pinned_word;
+    base_id = named ? store.resolve_run_id(args.runs[0]) : pinned_baseline(store, args.db);
+    runs = store.read_runs();
+    const std::vector<std::string> ids = choose_candidates(args, store, runs, base_id);
+    if (ids.size() != 1)
+      throw InputError("apod confirm re-measures one run: name one candidate (BASELINE CANDIDATE)");
+    cand_id = ids.front();
+  }
+  const RunRecord& base = find_run(runs, base_id);
+  const RunRecord& cand = find_run(runs, cand_id);
+  const Verdict first =
+      judge(base, cand, NoiseModel::for_candidate(runs, cand_id, {cand_id}), options);
+  const std::set<std::string> experiments = experiments_to_confirm(first);
+  if (experiments.empty()) {
+    std::cerr << "apod confirm: nothing to re-measure (no regression and no unconfirmed "
+                 "slowdown in run "
+              << terminal_text(cand_id) << ")\n";
+    print_verdicts({first}, args);
+    return first.exit_code();
+  }
+  if (device_count() == 0)
+    throw NoDevice("no CUDA-capable device was found: apod confirm re-measures on a GPU");
+  RunRequest req;
+  req.db_path = args.db;
+  req.only.assign(experiments.begin(), experiments.end());
+  req.repeat = repeat;
+  req.label = "apod confirm: re-measures of " + cand_id;
+  if (device == "auto") {
+    // The GPU that ran the candidate, by UUID: a re-measure on another GPU would judge the GPU,
+    // not the build.
+    req.options.device = -1;
+    for (int d = 0; d < device_count(); ++d)
+      if (query_device(d).uuid == cand.device.uuid)
+        req.options.device = d;
+    if (req.options.device < 0)
+      throw InputError("run " + cand_id + " ran on GPU " + cand.device.uuid +
+                       ", which is not on this machine: apod confirm re-measures on the GPU that "
+                       "ran the candidate (or name one with --device N)");
+  } else {
+    try {
+      size_t used = 0;
+      req.options.device = std::stoi(device, &used);
+      if (used != device.size() || req.options.device < 0)
+        throw std::invalid_argument("");
+    } catch (const std::exception&) {
+      throw InputError("--device must be a device ordinal (0, 1, ...) or auto, not '" + device +
+                       "'");
+    }
+  }
+  req.show_progress = false;
+  std::cerr << fmt::format("apod confirm: re-measuring {} ({} times, in turn) for run {}\n",
+                           fmt::join(req.only, ", "), repeat, terminal_text(cand_id));
+  const auto outcomes = run_matrix(req, std::cerr);
+  std::set<std::string> remeasure_ids;
+  for (const auto& o : outcomes)
+    remeasure_ids.insert(o.run_id);
+  std::vector<RunRecord> after;
+  {
+    Store store(args.db, Store::Mode::read_only);
+    after = store.read_runs();
+  }
+  std::vector<const RunRecord*> remeasured;
+  for (const RunRecord& r : after)
+    if (remeasure_ids.count(r.id))
+      remeasured.push_back(&r);
+  const RunRecord& base2 = find_run(after, base_id);
+  std::set<std::string> excluded = remeasure_ids;
+  excluded.insert(cand_id);
+  const NoiseModel noise = NoiseModel::from_runs(after, excluded);
+  const Verdict final_verdict = judge_confirmed(first, base2, remeasured, noise, options);
+  print_verdicts({final_verdict}, args);
+  return final_verdict.exit_code();
 }
 
 int run_compare(const CompareArgs& args) {
@@ -246,14 +351,7 @@ int run_compare(const CompareArgs& args) {
           judge(base, find_run(runs, id), NoiseModel::for_candidate(runs, id, judged), options));
   }
 
-  const FormatOptions format{args.only_changed};
-  if (args.format == "json")
-    std::cout << to_json(verdicts, format).dump(2, ' ', false, json::error_handler_t::replace)
-              << "\n";
-  else if (args.format == "markdown")
-    std::cout << format_markdown(verdicts, format);
-  else
-    std::cout << format_text(verdicts, format);
+  print_verdicts(verdicts, args);
   for (const Verdict& v : verdicts)
     if (!v.nothing_compared.empty())
       std::cerr << fmt::format("apod: error: nothing compared between {} and {}: {}\n",
@@ -283,7 +381,7 @@ void add_compare(CLI::App& app, Action& action) {
   auto args = std::make_shared<CompareArgs>();
   auto* cmp = app.add_subcommand(
       "compare", "judge candidate runs against a baseline on each point's run-to-run noise; exit 1 "
-                 "on a regression, 2 when nothing could be compared");
+                 "on a regression, 7 when inconclusive, 2 when nothing could be compared");
   cmp->add_option(
       "runs", args->runs,
       "BASELINE [CANDIDATE...]: run ids or prefixes; BASELINE 'pinned' is the pinned one "
@@ -301,23 +399,66 @@ void add_compare(CLI::App& app, Action& action) {
                   "\"experiments\": {\"x\": {\"threshold\": 0.1}}}")
       ->check(CLI::ExistingFile);
   cmp->add_option("--threshold", args->threshold,
-                  "smallest change that counts, as a percentage (\"5%\") or a fraction (\"0.05\"); "
-                  "default 1.5%");
+                  "smallest change that counts, for every class, as a percentage (\"5%\") or a "
+                  "fraction (\"0.05\"); default per class: 1.5% device memory and on-chip, 3% "
+                  "links, 10% host phases");
   cmp->add_flag("--only-changed", args->only_changed, "leave out the points that stayed the same");
+  cmp->add_flag("--power", args->power,
+                "print what the compare could see: per class and per experiment taken whole, the "
+                "smallest slowdown it would flag with the history at hand, and what an "
+                "inconclusive one needs");
   auto* siblings = cmp->add_flag(
       "--siblings", args->siblings,
       "judge the GPUs of one host against each other (no baseline): RUN... names their runs; "
       "default the newest `apod run --device all`, --all every one; exit 1 when a GPU is slower "
       "than its siblings");
-  for (const char* other :
-       {"--baseline-db", "--batch", "--pool", "--config", "--threshold", "--only-changed"})
+  for (const char* other : {"--baseline-db", "--batch", "--pool", "--config", "--threshold",
+                            "--only-changed", "--power"})
     siblings->excludes(cmp->get_option(other));
-  cmp->add_option("--format", args->format, "text, markdown (for a CI job summary) or json")
-      ->check(CLI::IsMember({"text", "markdown", "json"}))
+  cmp->add_option("--format", args->format,
+                  "text, markdown (a CI job summary, within GitHub's 1 MiB), json, or junit (JUnit "
+                  "XML for CI test reporters: a test case per gated point, experiment taken whole "
+                  "and point left out)")
+      ->check(CLI::IsMember({"text", "markdown", "json", "junit"}))
       ->capture_default_str();
   cmp->callback([&action, args, batch] {
     args->batch_given = batch->count() > 0; // `--batch ""` is given too, and refused
     action = [args] { return run_compare(*args); };
+  });
+}
+
+void add_confirm(CLI::App& app, Action& action) {
+  auto args = std::make_shared<CompareArgs>();
+  auto repeat = std::make_shared<int>(3);
+  auto device = std::make_shared<std::string>("auto");
+  auto* confirm = app.add_subcommand(
+      "confirm", "re-measure what compare left unconfirmed or flagged in the newest run, then "
+                 "judge again: exit 0, 1 (regression), 7 (inconclusive) or 2 as compare");
+  confirm->add_option("runs", args->runs,
+                      "[BASELINE [CANDIDATE]]: run ids or prefixes (default: the pinned "
+                      "baseline and the newest other run)");
+  confirm
+      ->add_option("--db", args->db, "database holding the runs; the re-measures are stored in it")
+      ->capture_default_str();
+  confirm
+      ->add_option("--device", *device,
+                   "CUDA device ordinal to re-measure on; auto: the GPU that ran the candidate "
+                   "(by UUID)")
+      ->capture_default_str();
+  confirm->add_option("--repeat", *repeat, "re-measures of each flagged experiment, taken in turn")
+      ->check(CLI::Range(2, 20))
+      ->capture_default_str();
+  confirm->add_option("--config", args->config, "JSON options, as for compare")
+      ->check(CLI::ExistingFile);
+  confirm->add_option("--threshold", args->threshold, "as for compare");
+  confirm->add_flag("--only-changed", args->only_changed,
+                    "leave out the points that stayed the same");
+  confirm->add_flag("--power", args->power, "as for compare");
+  confirm->add_option("--format", args->format, "text, markdown, json or junit")
+      ->check(CLI::IsMember({"text", "markdown", "json", "junit"}))
+      ->capture_default_str();
+  confirm->callback([&action, args, repeat, device] {
+    action = [args, repeat, device] { return run_confirm(*args, *repeat, *device); };
   });
 }
 

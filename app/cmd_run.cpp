@@ -43,7 +43,9 @@ int judge_this_node(const std::string& db, const std::string& started_at) {
       std::set<std::string> ids;
       for (const RunRecord* r : set)
         ids.insert(r->id);
-      const SiblingVerdict verdict = judge_siblings(set, NoiseModel::from_runs(runs, {}, ids));
+      NoiseModel own = NoiseModel::from_runs(runs, {}, ids);
+      own.lend_across_gpus = false; // each GPU on its own noise (docs/siblings.md)
+      const SiblingVerdict verdict = judge_siblings(set, own);
       std::cout << "\n" << format_siblings_text(verdict);
       code = std::max(code, verdict.exit_code());
     }

@@ -21,5 +21,6 @@ void add_import(CLI::App& app, Action& action);   // cmd_store.cpp
 void add_merge(CLI::App& app, Action& action);    // cmd_store.cpp
 void add_compare(CLI::App& app, Action& action);  // cmd_compare.cpp
 void add_baseline(CLI::App& app, Action& action); // cmd_compare.cpp
+void add_confirm(CLI::App& app, Action& action);  // cmd_compare.cpp
 
 } // namespace apod::cli

@@ -35,6 +35,7 @@ int run_command(int argc, char** argv) {
   apod::cli::add_merge(app, action);
   apod::cli::add_compare(app, action);
   apod::cli::add_baseline(app, action);
+  apod::cli::add_confirm(app, action);
 
   try {
     app.parse(argc, argv);

@@ -130,10 +130,9 @@ std::string verdict_text(const BaselineVerdict& verdict) {
   if (!verdict.comparison)
     return md(verdict.why_none) + "\n";
   const auto regressions = verdict.regressions();
-  std::string text =
-      fmt::format("{} of {} compared points regressed: run {} against the pinned baseline {}.\n",
-                  regressions.size(), verdict.comparison->points.size(),
-                  md(verdict.candidate->name), md(verdict.baseline->name));
+  std::string text = fmt::format("{}: run {} against the pinned baseline {}.\n\nSees: {}.\n\n",
+                                 md(summary_line(*verdict.comparison)), md(verdict.candidate->name),
+                                 md(verdict.baseline->name), md(power_line(*verdict.comparison)));
   for (const PointVerdict* pair : regressions)
     text += pair_line(*pair);
   // The slowdowns compare does not gate on because the candidate measured them as noisy, by

@@ -10,9 +10,15 @@
 #   APOD                 the apod binary (default: apod on PATH)
 #   APOD_COMPARE_CONFIG  an `apod compare --config` file (default: none, compare's calibrated
 #                        defaults, docs/ci.md)
+#   APOD_CONFIRM         1: this machine holds the night's GPUs (a one-node fleet, the GitHub
+#                        workflow of docs/ci.md): each run whose verdict is a regression or
+#                        inconclusive with a slowdown to re-measure is settled by `apod confirm`
+#                        on the GPU that ran it, in the same job (default 0: a merge node without
+#                        GPUs judges only)
 # Writes the verdicts to $APOD_RESULTS/compare.md (markdown) and to the job's log.
-# Exit: 0 no regression; 1 a regression in any run of the night; 2 bad input (no database, no
-# pinned baseline, a failed merge or report).
+# Exit: 0 no regression; 1 a regression in any run of the night; 7 inconclusive (some gated class
+# could not see its threshold: no history of a GPU yet, too few runs, or an unconfirmed slowdown);
+# 2 bad input (no database, no pinned baseline, a failed merge or report).
 #SBATCH --job-name=apod-merge
 #SBATCH --time=00:10:00
 #SBATCH --output=apod-merge-%j.log
@@ -42,6 +48,21 @@ judge_night() {  # judge_night RUN_ID...
   # matrix lists 8,000 points that stayed the same.
   "$apod" compare --db "$history" "${config[@]}" --format markdown --only-changed pinned "$@" \
     >> "$verdicts" 2>&1 || code=$?
+  if [[ ${APOD_CONFIRM:-0} == 1 && ($code -eq 1 || $code -eq 7) ]]; then
+    # Re-measure what each run left flagged or unconfirmed, then judge it again: the night's
+    # code is the worst of the confirmed verdicts (2 over 1 over 7 over 0).
+    local worst=0 one
+    for run in "$@"; do
+      one=0
+      "$apod" confirm --db "$history" "${config[@]}" --format markdown --only-changed pinned \
+        "$run" >> "$verdicts" 2>&1 || one=$?
+      if ((one == 2)); then worst=2
+      elif ((one == 1 && worst != 2)); then worst=1
+      elif ((one == 7 && worst == 0)); then worst=7
+      fi
+    done
+    code=$worst
+  fi
   return "$code"
 }
 

@@ -135,17 +135,6 @@ std::string regression_text(const PointVerdict& pair) {
                      format_change(relative_change(pair)), change_text(pair));
 }
 
-// "3 faster, 1 unconfirmed (slower, but ...), 20 the same ...": compare's words, with the
-// meaning of those a reader would not guess (a slowdown that does not gate).
-std::string counts_text(const BaselineVerdict& verdict) {
-  std::string text = fmt::format("{} faster, ", verdict.count(Decision::faster));
-  for (const Decision d : {Decision::unconfirmed, Decision::slower})
-    if (const std::size_t n = verdict.count(d))
-      text += fmt::format("{} {} ({}), ", n, wording(d).word, wording(d).meaning);
-  return text +
-         fmt::format("{} the same within their run-to-run noise", verdict.count(Decision::same));
-}
-
 mustache::data change_block(const PageContext& context) {
   const BaselineVerdict& verdict = context.verdict;
   mustache::data block;
@@ -158,19 +147,17 @@ mustache::data change_block(const PageContext& context) {
     return block;
   }
   const auto regressions = verdict.regressions();
-  const std::size_t compared = verdict.comparison->points.size();
-  block.set("state", regressions.empty() ? "ok" : "bad");
-  std::string headline = regressions.empty() ? "No regression"
-                                             : plural(regressions.size(), "regression") +
-                                                   std::string(" beyond compare's threshold");
-  headline +=
-      fmt::format(": the newest run, {}, against the pinned baseline {} on {}. {} "
-                  "compared: {}",
-                  run_words(*verdict.candidate), run_words(*verdict.baseline),
-                  verdict.baseline->device_model, plural(compared, "point"), counts_text(verdict));
-  if (!verdict.comparison->left_out.empty())
-    headline += fmt::format("; {} left out (new, removed, failed or not comparable)",
-                            verdict.comparison->left_out.size());
+  const Outcome outcome = verdict.comparison->outcome();
+  block.set("state", outcome == Outcome::regression     ? "bad"
+                     : outcome == Outcome::inconclusive ? "inconclusive"
+                                                        : "ok");
+  // compare's own count line and what it could see (analysis/compare.hpp), so the page and
+  // `apod compare` say the same numbers.
+  std::string headline =
+      fmt::format("{}: the newest run, {}, against the pinned baseline {} on {}. {}. Sees: {}",
+                  outcome_word(outcome), run_words(*verdict.candidate),
+                  run_words(*verdict.baseline), verdict.baseline->device_model,
+                  summary_line(*verdict.comparison), power_line(*verdict.comparison));
   block.set("headline", headline + ".");
   mustache::data shown{mustache::data::type::list}, rest{mustache::data::type::list};
   for (std::size_t i = 0; i < regressions.size(); ++i)

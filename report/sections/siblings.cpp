@@ -108,7 +108,9 @@ mustache::data siblings_section(const PageContext& context) {
   if (sets.empty())
     for (const RunRecord& r : runs)
       chosen.push_back(&r);
-  const SiblingVerdict verdict = judge_siblings(chosen, NoiseModel::from_runs(runs, {}));
+  NoiseModel own = NoiseModel::from_runs(runs, {});
+  own.lend_across_gpus = false; // each GPU on its own noise (docs/siblings.md)
+  const SiblingVerdict verdict = judge_siblings(chosen, own);
   mustache::data list{mustache::data::type::list};
   for (const SiblingSet& set : verdict.sets) {
     if (!set.not_judged.empty())

@@ -11,9 +11,11 @@
 
 namespace apod {
 
-double CompareOptions::threshold_for(const std::string& experiment) const {
+double CompareOptions::threshold_for(const std::string& experiment, MetricClass c) const {
   const auto it = experiment_threshold.find(experiment);
-  return it == experiment_threshold.end() ? threshold : it->second;
+  if (it != experiment_threshold.end())
+    return it->second;
+  return threshold ? *threshold : class_defaults(c).threshold;
 }
 
 CompareOptions parse_compare_config(const json& doc) {
@@ -123,6 +125,26 @@ int Verdict::unconfirmed() const {
                                         [](const PointVerdict& p) { return p.unconfirmed(); }));
 }
 
+int Verdict::inconclusive() const {
+  int n = 0;
+  for (const auto* list : {&points, &wholes})
+    n += static_cast<int>(std::count_if(list->begin(), list->end(),
+                                        [](const PointVerdict& p) { return p.inconclusive; }));
+  return n;
+}
+
+int Verdict::decisive_inconclusive() const {
+  // What the power line says of each class (ClassPower::headline): the median of its experiments
+  // taken whole where it has them, else the median of its points. A class that could not see its
+  // threshold makes the run inconclusive; single experiments and points that could not are listed,
+  // each with what it needs. Host-phase timings are listed too but never decide
+  // (ClassDefaults::confirmable).
+  int n = 0;
+  for (const ClassPower& c : power)
+    n += class_defaults(c.metric_class).confirmable && c.headline() > c.threshold * (1 + 1e-9);
+  return n;
+}
+
 int Verdict::count(Change c) const {
   return static_cast<int>(std::count_if(points.begin(), points.end(),
                                         [c](const PointVerdict& p) { return p.change == c; }));
@@ -138,17 +160,59 @@ int Verdict::points_with_noise(NoiseSource s) const {
       points.begin(), points.end(), [s](const PointVerdict& p) { return p.noise_source == s; }));
 }
 
-int Verdict::exit_code() const {
+Outcome Verdict::outcome() const {
   if (points.empty())
-    return exit_usage;
-  return regressions() || whole_regressions() ? exit_regression : exit_ok;
+    return Outcome::nothing_compared;
+  if (regressions() || whole_regressions())
+    return Outcome::regression;
+  // Without a history of the GPU every point stands on class defaults: whatever it shows short of
+  // a gross change, the run could not have shown a change of its thresholds.
+  if (history_runs == 0 || unconfirmed() || decisive_inconclusive())
+    return Outcome::inconclusive;
+  return Outcome::no_regression;
+}
+
+int Verdict::exit_code() const {
+  return exit_code_of(outcome());
+}
+
+const char* outcome_word(Outcome o) {
+  switch (o) {
+  case Outcome::no_regression:
+    return "NO REGRESSION";
+  case Outcome::inconclusive:
+    return "INCONCLUSIVE";
+  case Outcome::regression:
+    return "REGRESSION";
+  case Outcome::nothing_compared:
+    break;
+  }
+  return "NOTHING COMPARED";
+}
+
+int exit_code_of(Outcome o) {
+  switch (o) {
+  case Outcome::no_regression:
+    return exit_ok;
+  case Outcome::inconclusive:
+    return exit_inconclusive;
+  case Outcome::regression:
+    return exit_regression;
+  case Outcome::nothing_compared:
+    break;
+  }
+  return exit_usage;
+}
+
+Outcome outcome(const std::vector<Verdict>& verdicts) {
+  Outcome worst = Outcome::no_regression;
+  for (const Verdict& v : verdicts) // the enum is in order of severity
+    worst = std::max(worst, v.outcome());
+  return worst;
 }
 
 int exit_code(const std::vector<Verdict>& verdicts) {
-  int worst = exit_ok;
-  for (const Verdict& v : verdicts)
-    worst = std::max(worst, v.exit_code());
-  return worst;
+  return exit_code_of(outcome(verdicts));
 }
 
 } // namespace apod

@@ -83,6 +83,26 @@ double NoiseModel::Point::within() const {
   return within_n ? within_sum / within_n : min_variance;
 }
 
+double NoiseModel::Point::variance() const {
+  if (diffs == 0)
+    return min_variance;
+  // Huber's winsorizing: |d| clipped at c = 2.5 robust SDs of a difference (the median |d| over
+  // 0.6745), the mean square divided by E[min(Z^2, c^2)] = 0.9776 for a standard normal Z, so that
+  // Gaussian noise is estimated without bias. Under three differences the median says too little:
+  // the plain mean square.
+  if (differences.size() < 3)
+    return std::max(min_variance, sum_sq_diff / (2 * diffs));
+  std::vector<double> magnitudes;
+  for (double d : differences)
+    magnitudes.push_back(std::abs(d));
+  const double clip = 2.5 * median_of(magnitudes) / 0.6745;
+  double sum = 0;
+  for (double d : differences)
+    sum += std::min(d * d, clip * clip);
+  constexpr double normal_winsorized = 0.9776;
+  return std::max(min_variance, sum / differences.size() / normal_winsorized / 2);
+}
+
 std::string NoiseModel::group_of(const std::string& machine, const Measurement& m) {
   return machine + "|" + m.experiment + "|" + m.metric;
 }
@@ -121,10 +141,12 @@ void NoiseModel::add_segment(const std::vector<const RunRecord*>& runs) {
       p.within_n++;
       p.runs++;
       runs_on_[machine] = std::max(runs_on_[machine], p.runs);
+      model_of_[machine] = run->device.name;
       Last& l = last[id];
       if (l.runs > 0) {
         const double d = std::log(median) - l.log_median;
         p.sum_sq_diff += d * d;
+        p.differences.push_back(d);
         p.diffs++;
         p.df += mssd_df(l.runs + 1) - mssd_df(l.runs); // df of this segment's run of values
         const MetricClass c = m->metric_class;
@@ -170,7 +192,7 @@ void NoiseModel::fit_priors() {
     std::vector<double> e;
     double mean_trigamma = 0;
     for (const Point* p : members) {
-      const double s2 = std::max(min_variance, p->sum_sq_diff / (2 * p->diffs));
+      const double s2 = p->variance();
       e.push_back(std::log(s2 / p->within()) - digamma(p->df / 2) + std::log(p->df / 2));
       mean_trigamma += trigamma(p->df / 2) / members.size();
     }
@@ -200,7 +222,7 @@ NoiseEstimate NoiseModel::estimate(const std::string& machine, const Measurement
   e.runs = point_it == points_.end() ? 0 : point_it->second.runs;
   if (point_it != points_.end() && point_it->second.diffs > 0) {
     const Point& p = point_it->second;
-    const double s2 = std::max(min_variance, p.sum_sq_diff / (2 * p.diffs));
+    const double s2 = p.variance();
     double variance = s2, df = p.df;
     if (prior && std::isinf(prior->d0)) {
       variance = prior->scale * p.within();
@@ -209,6 +231,19 @@ NoiseEstimate NoiseModel::estimate(const std::string& machine, const Measurement
       variance = (prior->d0 * prior->scale * p.within() + p.df * s2) / (prior->d0 + p.df);
       df = prior->d0 + p.df;
     }
+    // The other GPUs of its model lend their degrees of freedom (as for wholes): never a smaller
+    // variance than this GPU's own, but the tails of a longer history.
+    const auto model = model_of_.find(machine);
+    if (lend_across_gpus && model != model_of_.end())
+      for (const auto& [other, name] : model_of_) {
+        if (other == machine || name != model->second)
+          continue;
+        const auto o = points_.find({other, m.comparability_key});
+        if (o == points_.end() || o->second.diffs == 0)
+          continue;
+        variance = std::max(variance, o->second.variance());
+        df += o->second.df;
+      }
     e.sigma = std::sqrt(variance);
     e.df = df;
     e.source = NoiseSource::history;
@@ -222,6 +257,7 @@ NoiseEstimate NoiseModel::estimate(const std::string& machine, const Measurement
     e.source = NoiseSource::class_default;
   }
   e.sigma = std::max(e.sigma, min_sigma);
+  e.df_own = e.source == NoiseSource::class_default ? defaults.tail_df : e.df;
   if (cap_tails)
     e.df = std::min(e.df, defaults.tail_df);
   return e;
@@ -231,12 +267,31 @@ NoiseEstimate NoiseModel::estimate_whole(const std::string& machine, const std::
                                          MetricClass c) const {
   NoiseEstimate e;
   const auto it = wholes_.find(whole_of(machine, experiment, c));
-  if (it == wholes_.end() || it->second.diffs < 2)
+  if (it == wholes_.end() || it->second.diffs < 1)
+    return e; // no history of it on this machine
+  const Point& own = it->second;
+  const auto model = model_of_.find(machine);
+  double pooled_sq = 0, pooled_df = 0;
+  int pooled_diffs = 0;
+  for (const auto& [other, name] : model_of_) {
+    if (model == model_of_.end() || name != model->second ||
+        (!lend_across_gpus && other != machine))
+      continue;
+    const auto w = wholes_.find(whole_of(other, experiment, c));
+    if (w == wholes_.end())
+      continue;
+    pooled_sq += w->second.sum_sq_diff;
+    pooled_diffs += w->second.diffs;
+    pooled_df += w->second.df;
+  }
+  if (pooled_diffs < 2)
     return e; // one difference is no estimate of a spread
-  const Point& w = it->second;
-  e.sigma = std::max(min_whole_sigma, std::sqrt(w.sum_sq_diff / (2 * w.diffs)));
-  e.df = w.df;
-  e.runs = w.runs;
+  const double pooled = pooled_sq / (2 * pooled_diffs);
+  const double mine = own.diffs >= 2 ? own.sum_sq_diff / (2 * own.diffs) : 0;
+  e.sigma = std::max(min_whole_sigma, std::sqrt(std::max(pooled, mine)));
+  e.df = pooled_df;
+  e.df_own = pooled_df;
+  e.runs = own.runs;
   e.source = NoiseSource::history;
   return e;
 }
@@ -248,16 +303,16 @@ int NoiseModel::runs_on(const std::string& machine) const {
 
 NoiseModel NoiseModel::from_runs(const std::vector<RunRecord>& runs,
                                  const std::set<std::string>& excluded,
-                                 const std::set<std::string>& batch, int max_history_runs) {
+                                 const std::set<std::string>& batch, int history_limit) {
   std::vector<const RunRecord*> pointers;
   for (const RunRecord& run : runs)
     pointers.push_back(&run);
-  return from_runs(pointers, excluded, batch, max_history_runs);
+  return from_runs(pointers, excluded, batch, history_limit);
 }
 
 NoiseModel NoiseModel::from_runs(const std::vector<const RunRecord*>& runs,
                                  const std::set<std::string>& excluded,
-                                 const std::set<std::string>& batch, int max_history_runs) {
+                                 const std::set<std::string>& batch, int history_limit) {
   std::map<std::string, std::vector<const RunRecord*>> history_by_machine;
   std::vector<const RunRecord*> batch_runs;
   for (const RunRecord* run : runs) {
@@ -271,8 +326,8 @@ NoiseModel NoiseModel::from_runs(const std::vector<const RunRecord*>& runs,
     std::stable_sort(list.begin(), list.end(), [](const RunRecord* a, const RunRecord* b) {
       return a->started_at > b->started_at; // newest first: keep the newest max_history_runs
     });
-    if (static_cast<int>(list.size()) > max_history_runs)
-      list.resize(max_history_runs);
+    if (static_cast<int>(list.size()) > history_limit)
+      list.resize(history_limit);
     history.insert(history.end(), list.begin(), list.end());
   }
   if (batch_runs.size() < 2)

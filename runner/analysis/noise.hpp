@@ -5,7 +5,9 @@
 //
 // - per point and machine (GPU UUID and host), the spread of ln(run median) from the successive
 //   differences of its runs in time order (von Neumann's mean square successive difference, which
-//   a level change in the history inflates only by one difference, and slow drifts barely);
+//   a level change in the history inflates only by one difference, and slow drifts barely), each
+//   difference winsorized at 2.5 robust standard deviations so that one run's hiccup (a bulk
+//   pinned transfer 5-8% off for a whole point) does not set the point's noise for 30 runs;
 //   differences are taken within a segment only (the history, a --repeat batch of candidates),
 //   never across the runs being judged;
 // - moderated across the points of one experiment's metric on that machine (empirical Bayes,
@@ -49,9 +51,15 @@ const char* noise_source_name(NoiseSource s);
 struct NoiseEstimate {
   double sigma = 0; ///< run-to-run standard deviation of ln(run median)
   double df = 0;    ///< degrees of freedom of the t reference (capped at the class's tail df)
-  int runs = 0;     ///< runs of this point on this machine behind the estimate
+  /// The estimate's own df, uncapped: the reference for a measurement that repeats (a hiccup of
+  /// one run does not), i.e. the light test of compare.hpp. The class's for class defaults.
+  double df_own = 0;
+  int runs = 0; ///< runs of this point on this machine behind the estimate
   NoiseSource source = NoiseSource::class_default;
 };
+
+/// The newest runs per machine that make its history (NoiseModel::from_runs).
+inline constexpr int max_history_runs = 30;
 
 /// An experiment's gated points of one class taken whole need this many points: the median of
 /// fewer is one or two points' own figure, already tested as a point.
@@ -76,10 +84,12 @@ public:
   /// segment of their own, whose spread is noise whatever level they share.
   static NoiseModel from_runs(const std::vector<const RunRecord*>& runs,
                               const std::set<std::string>& excluded,
-                              const std::set<std::string>& batch = {}, int max_history_runs = 30);
+                              const std::set<std::string>& batch = {},
+                              int history_limit = max_history_runs);
   static NoiseModel from_runs(const std::vector<RunRecord>& runs,
                               const std::set<std::string>& excluded,
-                              const std::set<std::string>& batch = {}, int max_history_runs = 30);
+                              const std::set<std::string>& batch = {},
+                              int history_limit = max_history_runs);
   /// The model for judging `candidate` when the runs `judged` are judged in one compare (a
   /// night): the history is every run not judged, so that runs sharing a regression do not hide
   /// it from each other; on a machine where that leaves fewer than two runs (a database that is
@@ -90,12 +100,18 @@ public:
   /// The noise of point `m` (its comparability key) on `machine`.
   NoiseEstimate estimate(const std::string& machine, const Measurement& m) const;
   /// The run-to-run noise of `experiment`'s gated points of class `c` taken whole on `machine`
-  /// (their median slowdown between successive runs); runs == 0 without a history of it.
+  /// (their median slowdown between successive runs); runs == 0 without a history of it. The
+  /// other GPUs of its model in the history lend their degrees of freedom: the variance is the
+  /// larger of the machine's own and the model's pooled one, the df the pooled ones (a GPU with
+  /// a few runs gets the model's tails, never a smaller noise than its own).
   NoiseEstimate estimate_whole(const std::string& machine, const std::string& experiment,
                                MetricClass c) const;
   /// False: the t reference keeps the df as estimated, uncapped by the class's tail df (only to
   /// measure the tails, tests/history/calibrate_compare).
   bool cap_tails = true;
+  /// False: a point's and a whole's noise is its own GPU's alone, with no df lent by the other
+  /// GPUs of its model (the sibling check judges each GPU on its own run-to-run noise).
+  bool lend_across_gpus = true;
   /// Runs of `machine` behind the estimates (the most runs any point has there).
   int runs_on(const std::string& machine) const;
 
@@ -103,7 +119,11 @@ private:
   struct Point {
     double sum_sq_diff = 0, df = 0, within_sum = 0;
     int diffs = 0, runs = 0, within_n = 0;
-    double within() const; ///< mean within-run variance of ln(median)
+    std::vector<double> differences; ///< its successive differences, for the robust scale
+    double within() const;           ///< mean within-run variance of ln(median)
+    /// The run-to-run variance: half the mean square successive difference, each difference
+    /// winsorized at 2.5 robust standard deviations (docs/ci.md, "A robust scale").
+    double variance() const;
   };
   struct Prior {
     double scale = 0; ///< prior variance = scale x within-run variance of the point
@@ -120,6 +140,7 @@ private:
   std::map<std::string, Prior> priors_;                              ///< group -> prior
   std::map<std::string, Point> wholes_; ///< machine|experiment|class -> its median slowdowns
   std::map<std::string, int> runs_on_;
+  std::map<std::string, std::string> model_of_; ///< machine -> its GPU model
 };
 
 } // namespace apod

@@ -19,6 +19,10 @@ enum ExitCode : int {
   exit_partial = 4,   ///< the run finished but at least one experiment or point failed
   exit_internal = 5,  ///< an unexpected error inside apod (a bug): please report it
   exit_resources = 6, ///< the machine ran out of memory or another resource
+  /// `apod compare` / `apod confirm`: no regression found, but some gated figure could not have
+  /// shown a change of its threshold (no history of the GPU, too few runs, a slowdown awaiting
+  /// re-measurement). Not 0, so that a CI job cannot take it for a pass (docs/ci.md).
+  exit_inconclusive = 7,
 };
 
 /// The exit code and the one-line message for an exception that reached main(): InputError 2,

@@ -41,12 +41,12 @@ expect markdown_no_baseline 0 "No baseline is pinned" -- "$apod" report --db "$t
 "$apod" baseline set a1a1 --db "$tmp/r.db" >/dev/null 2>&1
 expect markdown_stdout 0 "| word\_bytes | offset | samples used | excluded | GPU time | noise | median | % of limit | status |" \
   -- "$apod" report --db "$tmp/r.db" --format markdown
-expect markdown_verdict 0 "1 of 1 compared points regressed" -- "$apod" report --db "$tmp/r.db" --format markdown
+expect markdown_verdict 0 "REGRESSION\\: 1 regression\\," -- "$apod" report --db "$tmp/r.db" --format markdown
 expect markdown_file 0 "wrote $tmp/r.md" -- "$apod" report --db "$tmp/r.db" --format markdown --out "$tmp/r.md"
 grep -q "## Misaligned copy" "$tmp/r.md" || grep -q "## offset\\\\_copy" "$tmp/r.md" ||
   { echo "FAIL markdown_file_content: $(head -c 400 "$tmp/r.md")"; failures=$((failures + 1)); }
 expect html 0 "wrote" -- "$apod" report --db "$tmp/r.db" --out "$tmp/r.html"
-grep -q 'class="change change-bad"' "$tmp/r.html" && grep -q "1 regression beyond" "$tmp/r.html" ||
+grep -q 'class="change change-bad"' "$tmp/r.html" && grep -q "REGRESSION: 1 regression, " "$tmp/r.html" ||
   { echo "FAIL html_first_screen: the pinned baseline's verdict is not on the page"; failures=$((failures + 1)); }
 expect bad_format 2 "" -- "$apod" report --db "$tmp/r.db" --format pdf
 

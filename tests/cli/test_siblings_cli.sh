@@ -67,7 +67,7 @@ check no_device_all 2 "no run of \`apod run --device all\`" -- \
   "$apod" compare --siblings --db "$tmp/two.db"
 check two_named 0 "no GPU of 2 lies outside" -- \
   "$apod" compare --siblings --db "$tmp/two.db" 18091a3152ef 84c36615169c
-check plain_compare_says 0 "apod compare --siblings" -- \
+check plain_compare_says 7 "apod compare --siblings" -- \
   "$apod" compare --db "$tmp/two.db" 18091a3152ef 84c36615169c
 # The report: the node's GPUs side by side, the slowed one marked.
 "$apod" report --db "$tmp/slowed.db" --out "$tmp/page.html" >/dev/null 2>&1

@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   try {
     const apod::CompareOptions config = apod::parse_compare_config(doc);
     for (const auto& [name, threshold] : config.experiment_threshold)
-      (void)config.threshold_for(name);
+      (void)config.threshold_for(name, apod::MetricClass::device_memory);
   } catch (const apod::InputError&) {
   }
   return 0;

@@ -69,7 +69,7 @@ TEST(Markdown, HeadlinesAndTheVerdictComeFirst) {
       md.find("| NVIDIA H200 | Misaligned copy\\: effective bandwidth | word\\_bytes\\=4 B\\, "
               "offset\\=8 | 3938\\.5 GB\\/s | 81.8 % | 25.3 % | 10 |"),
       std::string::npos);
-  EXPECT_NE(md.find("compared points regressed: run nightly \\(0f536314\\) against the pinned "
+  EXPECT_NE(md.find(": run nightly \\(0f536314\\) against the pinned "
                     "baseline nightly \\(0f535a14\\)."),
             std::string::npos);
   // 12 runs: the newest run of each model, and it says so.

@@ -4,6 +4,8 @@
 #include "analysis/compare.hpp"
 #include "analysis/distributions.hpp"
 #include "core/errors.hpp"
+#include "core/input_file.hpp"
+#include "core/results_json.hpp"
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
@@ -118,8 +120,13 @@ TEST(Options, ThresholdTakesAPercentageOrAFraction) {
 TEST(Options, ConfigFileFields) {
   const CompareOptions o = parse_compare_config(json::parse(
       R"({"threshold": 0.05, "fwer": 0.05, "experiments": {"offset_copy": {"threshold": 0.2}}})"));
-  EXPECT_DOUBLE_EQ(o.threshold_for("offset_copy"), 0.2);
-  EXPECT_DOUBLE_EQ(o.threshold_for("stride_copy"), 0.05);
+  EXPECT_DOUBLE_EQ(o.threshold_for("offset_copy", MetricClass::device_memory), 0.2);
+  EXPECT_DOUBLE_EQ(o.threshold_for("stride_copy", MetricClass::host_phase), 0.05);
+  // Unset, each class has its own (metric_class.cpp).
+  const CompareOptions defaults;
+  EXPECT_DOUBLE_EQ(defaults.threshold_for("peak_copy", MetricClass::device_memory), 0.015);
+  EXPECT_DOUBLE_EQ(defaults.threshold_for("host_transfer", MetricClass::host_link), 0.03);
+  EXPECT_DOUBLE_EQ(defaults.threshold_for("launch", MetricClass::host_phase), 0.10);
   EXPECT_DOUBLE_EQ(o.fwer, 0.05);
   EXPECT_THROW(parse_compare_config(json::parse(R"({"thresold": 0.1})")), InputError);
   EXPECT_THROW(parse_compare_config(json::parse(R"({"fwer": 0.9})")), InputError);
@@ -149,7 +156,8 @@ TEST(Noise, SuccessiveDifferencesOfOnePointWithinSegmentsOnly) {
   const NoiseEstimate e = model.estimate(machine_of(runs[0]), m);
   EXPECT_EQ(e.source, NoiseSource::history);
   EXPECT_EQ(e.runs, 4);
-  EXPECT_NEAR(e.sigma, std::log(1.02) / std::sqrt(2.0), 1e-9);
+  // Winsorized (no difference is beyond 2.5 robust SDs here) and divided by E[min(Z^2, 2.5^2)].
+  EXPECT_NEAR(e.sigma, std::log(1.02) / std::sqrt(2.0) / std::sqrt(0.9776), 1e-9);
   EXPECT_NEAR(e.df, 2.0 * 9 / 8, 1e-9) << "4 runs: 2 (n-1)^2 / (3n-4) df";
   // The same runs split into two segments: the difference across the split is not noise.
   const NoiseModel split({{&runs[0], &runs[1]}, {&runs[2], &runs[3]}});
@@ -195,7 +203,7 @@ TEST(Noise, TailsOfHostPhasesAreCapped) {
 TEST(Judge, NoiseAloneIsNoRegressionAndAFivePercentSlowdownIs) {
   auto runs = history({1.0, 1.0005, 0.9995, 1.0, 1.0003, 0.95});
   const Verdict same = judge(runs[1], runs[3], NoiseModel::from_runs(runs, {runs[3].id}));
-  EXPECT_EQ(same.exit_code(), 0);
+  EXPECT_NE(same.exit_code(), 1);
   EXPECT_EQ(same.count(Change::same), 6);
   const Verdict slow = judge(runs[0], runs[5], NoiseModel::from_runs(runs, {runs[5].id}));
   EXPECT_EQ(slow.exit_code(), 1);
@@ -329,13 +337,18 @@ TEST(Judge, APooledBatchShrinksTheNoise) {
 }
 
 TEST(Judge, ExitCodeOfABatchIsTheWorst) {
-  Verdict clean, regressed, nothing;
+  Verdict clean, regressed, nothing, inconclusive;
   clean.points.resize(1);
+  clean.history_runs = 7;
   regressed.points.resize(1);
   regressed.points[0].regression = true;
+  inconclusive.points.resize(1); // no history of its GPU
   EXPECT_EQ(exit_code({clean, clean}), 0);
-  EXPECT_EQ(exit_code({clean, regressed}), 1);
+  EXPECT_EQ(exit_code({clean, inconclusive}), 7) << "inconclusive is never a pass";
+  EXPECT_EQ(exit_code({inconclusive, regressed}), 1);
   EXPECT_EQ(exit_code({regressed, nothing}), 2);
+  EXPECT_EQ(inconclusive.outcome(), Outcome::inconclusive);
+  EXPECT_STREQ(outcome_word(inconclusive.outcome()), "INCONCLUSIVE");
 }
 
 TEST(Formats, CountLineFirstAndLastRegressionsFirstAndOnlyChanged) {
@@ -391,12 +404,13 @@ TEST(Judge, ASlowdownOnAPointTheCandidateMeasuredAsNoisyIsUnconfirmed) {
     std::vector<RunRecord> all = runs;
     all.push_back(candidate(noisy));
     const Verdict v = judge(all[0], all.back(), NoiseModel::from_runs(all, {all.back().id}));
-    EXPECT_EQ(v.exit_code(), noisy ? 0 : 1);
+    EXPECT_EQ(v.exit_code(), noisy ? 7 : 1) << "unconfirmed: inconclusive until re-measured";
     EXPECT_EQ(v.regressions(), noisy ? 0 : 1);
     EXPECT_EQ(v.unconfirmed(), noisy ? 1 : 0);
     EXPECT_EQ(v.points[0].params["offset"], 2) << "listed first either way";
     const std::string text = format_text({v});
-    EXPECT_EQ(text.find("noisy in the candidate") != std::string::npos, noisy) << text;
+    EXPECT_EQ(text.find("unconfirmed (re-measure: apod confirm)") != std::string::npos, noisy)
+        << text;
     // Every format calls the point by compare's one word for it (verdict_word.hpp).
     const std::string word = noisy ? "unconfirmed" : "regression";
     EXPECT_EQ(wording(decision_of(v.points[0])).word, word);
@@ -423,15 +437,21 @@ TEST(Decisions, EachHasOneWordAndMeaning) {
   p.noisy_candidate = true;
   EXPECT_EQ(decision_of(p), Decision::unconfirmed);
   p.noisy_candidate = false;
+  p.suspect = true;
+  EXPECT_EQ(decision_of(p), Decision::unconfirmed) << "found by the light test only";
+  p.suspect = false;
   p.regression = true;
   EXPECT_EQ(decision_of(p), Decision::regression);
+  PointVerdict q;
+  q.inconclusive = true;
+  EXPECT_EQ(decision_of(q), Decision::inconclusive) << "not the same";
   std::set<std::string> words;
-  for (Decision d : {Decision::regression, Decision::unconfirmed, Decision::faster,
-                     Decision::slower, Decision::same}) {
+  for (Decision d : {Decision::regression, Decision::unconfirmed, Decision::inconclusive,
+                     Decision::faster, Decision::slower, Decision::same}) {
     words.insert(wording(d).word);
     EXPECT_GT(std::string(wording(d).meaning).size(), 20u) << wording(d).word;
   }
-  EXPECT_EQ(words.size(), 5u);
+  EXPECT_EQ(words.size(), 6u);
 }
 
 TEST(Distributions, WeightedHolmStepsDownByWeight) {
@@ -483,7 +503,9 @@ TEST(Judge, AnExperimentSlowerAsAWholeIsFoundWhereItsPointsAreTooNoisy) {
   std::vector<RunRecord> runs = hiccups(8);
   runs.push_back(scaled(runs[7], "5104", 1 / 1.05)); // every point 5% slower
   const Verdict v = judge(runs[6], runs.back(), NoiseModel::from_runs(runs, {"5104"}));
-  EXPECT_EQ(v.regressions(), 0) << "each point alone moves 8% now and then";
+  // Each point alone moves 8% once in the history; the robust scale (winsorized successive
+  // differences) no longer lets that one hiccup set its noise, so the points gate too.
+  EXPECT_EQ(v.regressions(), 6);
   ASSERT_EQ(v.wholes.size(), 1u);
   const PointVerdict& w = v.wholes[0];
   EXPECT_EQ(w.points_taken_whole, 6);
@@ -506,7 +528,10 @@ TEST(Judge, AHiccupOfOnePointLeavesItsExperimentWholeTheSame) {
   std::vector<RunRecord> runs = hiccups(8);
   runs.push_back(scaled(runs[7], "b1cc", 0.92, 2)); // one point 8% slower, as in the history
   const Verdict v = judge(runs[6], runs.back(), NoiseModel::from_runs(runs, {"b1cc"}));
-  EXPECT_EQ(v.exit_code(), 0);
+  // The robust scale leaves the one hiccup of each point out of its noise, so alone the compare
+  // flags it (a regression or unconfirmed); `apod confirm` re-measures it (Confirm, below).
+  EXPECT_EQ(v.regressions() + v.unconfirmed(), 1);
+  EXPECT_NE(v.exit_code(), 0);
   ASSERT_EQ(v.wholes.size(), 1u);
   EXPECT_EQ(v.wholes[0].change, Change::same);
   EXPECT_LT(std::abs(v.wholes[0].slowdown), 0.002) << "the median does not see one point";
@@ -517,4 +542,113 @@ TEST(Judge, WithoutHistoryNoExperimentIsTakenWhole) {
   const Verdict v = judge(runs[0], runs[1], NoiseModel());
   EXPECT_TRUE(v.wholes.empty()) << "no history of the median: its points' tests stand alone";
   EXPECT_EQ(format_text({v}).find("taken whole"), std::string::npos);
+}
+
+// Issue 24: three outcomes, gross changes without history, re-measuring, the power line.
+
+TEST(Outcome, WithoutHistoryARunIsInconclusiveUnlessGross) {
+  const auto runs = history({1.0, 0.99});
+  const Verdict v = judge(runs[0], runs[1], NoiseModel());
+  EXPECT_EQ(v.outcome(), Outcome::inconclusive);
+  EXPECT_EQ(v.exit_code(), 7);
+  const std::string text = format_text({v});
+  EXPECT_EQ(text.rfind("apod compare: INCONCLUSIVE", 0), 0u) << text;
+  EXPECT_NE(text.find("no history of this GPU"), std::string::npos) << text;
+  EXPECT_EQ(v.count(Decision::same), 0) << "nothing is called the same that could not be seen";
+  EXPECT_EQ(v.count(Decision::inconclusive), 6);
+  EXPECT_NE(v.points[0].needs.find("no history"), std::string::npos) << v.points[0].needs;
+  EXPECT_EQ(to_json({v})["verdicts"][0]["outcome"], "INCONCLUSIVE");
+  EXPECT_NE(format_markdown({v}).find("INCONCLUSIVE"), std::string::npos);
+}
+
+TEST(Outcome, WithoutHistoryAFifthOfAnExperimentOrAHalvedPointIsARegression) {
+  auto runs = history({1.0, 1.0});
+  // A device-memory experiment 20% slower, every point.
+  const Verdict fifth = judge(runs[0], scaled(runs[1], "f1f7", 1 / 1.21), NoiseModel());
+  EXPECT_EQ(fifth.outcome(), Outcome::regression);
+  ASSERT_EQ(fifth.wholes.size(), 1u);
+  EXPECT_TRUE(fifth.wholes[0].gross && fifth.wholes[0].regression);
+  // One point twice as slow.
+  const Verdict halved = judge(runs[0], scaled(runs[1], "ba1f", 0.49, 3), NoiseModel());
+  EXPECT_EQ(halved.outcome(), Outcome::regression);
+  EXPECT_EQ(halved.regressions(), 1);
+  EXPECT_TRUE(halved.points[0].gross);
+  // 10% slower everywhere: below both, so inconclusive (not the same, not a regression).
+  const Verdict tenth = judge(runs[0], scaled(runs[1], "7e17", 1 / 1.1), NoiseModel());
+  EXPECT_EQ(tenth.outcome(), Outcome::inconclusive);
+}
+
+TEST(Outcome, TheClassOfAFigureIsItsDeclaration) {
+  // memory_latency's DRAM latency in ns is device memory (its declaration), not a host phase.
+  const auto runs = apod::runs_from_document(
+      apod::read_results_file(APOD_SOURCE_ROOT "/data/runs/nvidia-h100-20261126-memory.json.gz"));
+  bool seen = false;
+  for (const Measurement* m : runs.front().measurements())
+    if (m->experiment == "memory_latency" && m->metric == "latency_ns") {
+      EXPECT_EQ(m->metric_class, MetricClass::device_memory);
+      seen = true;
+    }
+  EXPECT_TRUE(seen);
+}
+
+TEST(Confirm, AReMeasureSettlesAnUnconfirmedSlowdownBothWays) {
+  std::vector<RunRecord> runs = hiccups(8);
+  const RunRecord candidate = scaled(runs[7], "b1cc", 0.92, 2); // one point 8% slower
+  runs.push_back(candidate);
+  const NoiseModel noise = NoiseModel::from_runs(runs, {"b1cc"});
+  const Verdict first = judge(runs[6], runs.back(), noise);
+  ASSERT_EQ(first.unconfirmed() + first.regressions(), 1);
+  EXPECT_EQ(experiments_to_confirm(first), std::set<std::string>{"offset_copy"});
+  // Re-measured at the usual level: a transient. Re-measured 8% slower again: a regression.
+  std::vector<RunRecord> calm, slow;
+  for (int i = 0; i < 3; ++i) {
+    calm.push_back(scaled(runs[3 + i], fmt::format("ca{}", i), 1.0));
+    slow.push_back(scaled(runs[3 + i], fmt::format("5a{}", i), 0.92, 2));
+  }
+  const auto pointers = [](const std::vector<RunRecord>& v) {
+    std::vector<const RunRecord*> out;
+    for (const auto& r : v)
+      out.push_back(&r);
+    return out;
+  };
+  const Verdict settled = judge_confirmed(first, runs[6], pointers(calm), noise);
+  EXPECT_EQ(settled.unconfirmed(), 0);
+  EXPECT_EQ(settled.regressions(), 0);
+  EXPECT_EQ(settled.exit_code(), 0) << format_text({settled});
+  const Verdict confirmed = judge_confirmed(first, runs[6], pointers(slow), noise);
+  EXPECT_EQ(confirmed.regressions(), 1) << format_text({confirmed});
+  EXPECT_TRUE(confirmed.points[0].confirmed);
+  EXPECT_EQ(confirmed.exit_code(), 1);
+}
+
+TEST(Power, EveryFormatSaysWhatTheCompareCouldSee) {
+  auto runs = history({1.0, 1.0005, 0.9995, 1.0, 1.0003, 1.0001, 0.9998, 1.0002});
+  const Verdict v = judge(runs[6], runs[7], NoiseModel::from_runs(runs, {runs[7].id}));
+  ASSERT_EQ(v.power.size(), 1u);
+  EXPECT_EQ(v.power[0].metric_class, MetricClass::device_memory);
+  EXPECT_GT(v.power[0].headline(), 0);
+  const std::string line = power_line(v);
+  EXPECT_NE(line.find("runs of history on this GPU"), std::string::npos) << line;
+  EXPECT_NE(line.find("device memory"), std::string::npos) << line;
+  EXPECT_NE(format_text({v}).find(line), std::string::npos);
+  EXPECT_NE(format_markdown({v}).find("Sees: with"), std::string::npos);
+  EXPECT_EQ(to_json({v})["verdicts"][0]["sees"], line);
+  EXPECT_EQ(to_json({v})["verdicts"][0]["power"][0]["class"], "device_memory");
+  FormatOptions o;
+  o.power = true;
+  EXPECT_NE(format_text({v}, o).find("what this compare could see"), std::string::npos);
+}
+
+TEST(Counts, TextMarkdownAndJsonAgree) {
+  std::vector<RunRecord> runs = hiccups(8);
+  runs.push_back(scaled(runs[7], "5104", 1 / 1.05));
+  const Verdict v = judge(runs[6], runs.back(), NoiseModel::from_runs(runs, {"5104"}));
+  const json j = to_json({v})["verdicts"][0];
+  const std::string counts = j["summary"];
+  EXPECT_NE(format_text({v}).find(counts), std::string::npos);
+  EXPECT_EQ(j["regressions"], v.regressions());
+  EXPECT_NE(counts.find(fmt::format("{} regressions", v.regressions())), std::string::npos)
+      << counts;
+  EXPECT_NE(counts.find("of 1 experiments slower as a whole"), std::string::npos)
+      << "experiments counted once, not per class: " << counts;
 }
