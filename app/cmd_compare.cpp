@@ -250,7 +250,7 @@ int run_confirm(const CompareArgs& args, int repeat, const std::string& device) 
     return first.exit_code();
   }
   if (device_count() == 0)
-    throw NoDevice("no CUDA-capable device was found: apod confirm re-measures on a GPU");
+    throw no_device_error("apod confirm");
   RunRequest req;
   req.db_path = args.db;
   req.only.assign(experiments.begin(), experiments.end());

@@ -67,7 +67,7 @@ int run_on_every_device(bool all_at_once, const std::string& db) {
   const std::string started_at = now_iso8601(); // the children's runs start after this
   const int count = device_count();
   if (count == 0)
-    throw NoDevice("no CUDA-capable device was found");
+    throw no_device_error("apod run");
   std::vector<std::string> args;
   std::ifstream cmdline("/proc/self/cmdline", std::ios::binary);
   for (std::string arg; std::getline(cmdline, arg, '\0');)

@@ -249,7 +249,7 @@ DeviceInfo device_of_run(const std::string& run_id, const DeviceInfo& stored) {
 /// it began with, on the device it began on, into the same run.
 RunOutcome resume(const RunRequest& req, std::ostream& progress) {
   if (device_count() == 0)
-    throw NoDevice("no CUDA-capable device was found");
+    throw no_device_error("apod run");
   Store store(req.db_path, Store::Mode::read_write);
   ResumableRun run = store.claim_run(store.resolve_run_id(req.resume_run));
   try {

@@ -204,7 +204,7 @@ terminal_safe parse_error_of_an_option_value_neutralised "$tmp/args.txt"
 grep -q 'x1b' "$tmp/args.txt" && passed=$((passed + 1)) || { echo "FAIL the parse error does not show the value escaped"; cat -v "$tmp/args.txt"; failures=$((failures + 1)); }
 
 if ! "$apod" device >/dev/null 2>&1; then  # no GPU: --resume stops before the database
-  expect resume_without_gpu 3 "no CUDA-capable device" -- "$apod" run --resume d1 --db "$tmp/missing.db"
+  expect resume_without_gpu 3 "apod run needs a GPU" -- "$apod" run --resume d1 --db "$tmp/missing.db"
   [[ ! -e $tmp/missing.db ]] || { echo "FAIL --resume without a GPU created a database"; failures=$((failures + 1)); }
 else
   expect resume_missing_db 2 "no database at" -- "$apod" run --resume d1 --db "$tmp/missing.db"
