@@ -56,8 +56,9 @@ judge_night() {  # judge_night RUN_ID...
       one=0
       "$apod" confirm --db "$history" "${config[@]}" --format markdown --only-changed pinned \
         "$run" >> "$verdicts" 2>&1 || one=$?
-      if ((one == 2)); then worst=2
-      elif ((one == 1 && worst != 2)); then worst=1
+      # 2 and any failure of confirm itself (3 no GPU, 5, 6) over 1 over 7 over 0.
+      if ((one == 2 || (one >= 3 && one != 7))); then ((worst == 2)) || worst=$one
+      elif ((one == 1)); then ((worst == 0 || worst == 7)) && worst=1
       elif ((one == 7 && worst == 0)); then worst=7
       fi
     done

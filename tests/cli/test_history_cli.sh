@@ -106,6 +106,13 @@ check night_judges_every_run 1 "2 runs against aa01: 1 with regressions (2 point
 check night_verdicts_name_each_run 0 "" -- grep -q "ee05" "$tmp/night/compare.md"
 check night_verdicts_name_the_regressed_run 0 "" -- grep -q "cc03" "$tmp/night/compare.md"
 check night_report_published 0 "" -- test -s "$tmp/www/index.html"
+# APOD_CONFIRM=1: a night that regressed or is inconclusive is re-measured by `apod confirm` on
+# the GPU that ran each run; on a machine without one, confirm says so and the night fails with
+# its code (3), never passing on what it could not settle.
+night_merge_confirm() { APOD_CONFIRM=1 night_merge; }
+if ! nvidia-smi -L >/dev/null 2>&1; then
+  check night_confirm_needs_the_gpu 3 "apod confirm needs a GPU" -- night_merge_confirm
+fi
 
 # Merge: idempotent, keyed by run id.
 check merge 0 "merged 2 run(s)" -- "$apod" merge "$tmp/all.db" "$tmp/night1.db" "$tmp/night2.db"
