@@ -44,9 +44,33 @@ bool dimensionless(const std::string& unit) {
 }
 } // namespace
 
+namespace {
+// A rate in a decimal-prefixed unit of operations ("GFLOP/s", "MOP/s") past 1000 of it moves
+// up a prefix (issue 25: "63255.6 GFLOP/s" reads as "63.26 TFLOP/s"); bytes per second keep
+// their unit, as GPU bandwidths are quoted in GB/s.
+std::string scaled_operations(double value, const std::string& unit) {
+  static const std::string prefixes = "kMGTPE";
+  const auto prefix = unit.empty() ? std::string::npos : prefixes.find(unit[0]);
+  if (prefix == std::string::npos ||
+      !(unit.compare(1, 4, "FLOP") == 0 || unit.compare(1, 2, "OP") == 0))
+    return "";
+  std::size_t at = prefix;
+  double scaled = value;
+  while (std::fabs(scaled) >= 1000 && at + 1 < prefixes.size()) {
+    scaled /= 1000;
+    ++at;
+  }
+  if (at == prefix)
+    return "";
+  return format_number(scaled) + " " + prefixes[at] + unit.substr(1);
+}
+} // namespace
+
 std::string format_with_unit(double value, const std::string& unit) {
   if (unit == "bytes" || unit == "B")
     return format_bytes(value);
+  if (const std::string scaled = scaled_operations(value, unit); !scaled.empty())
+    return scaled;
   if (dimensionless(unit))
     return format_number(value);
   if (unit == "%")

@@ -5,6 +5,7 @@
 
 #include "charts/chart.hpp"
 #include "format.hpp"
+#include "palette.hpp"
 #include "summary_table.hpp"
 
 #include <algorithm>
@@ -202,16 +203,15 @@ std::vector<std::string> series_order(const std::vector<Plotted>& plotted) {
 }
 
 json colour_encoding(const std::vector<std::string>& series, const std::string& title) {
-  // Tableau 10: ten colours a reader can tell apart, in a fixed order, so a series keeps its
-  // colour in every layer of a chart.
-  static const char* palette[] = {"#4c78a8", "#f58518", "#54a24b", "#e45756", "#72b7b2",
-                                  "#eeca3b", "#b279a2", "#ff9da6", "#9d755d", "#bab0ac"};
-  json range = json::array();
+  // The page's colour of each name (palette.hpp's SeriesColours): a device model, a precision
+  // or a kernel is drawn in one colour in every chart; the domain and range are explicit so that
+  // every layer of the chart draws a series in it.
+  SeriesColours own;
+  SeriesColours* page = current_series_colours();
+  const json range = (page ? *page : own).colours_of(series);
   std::size_t longest = 0;
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    range.push_back(palette[i % std::size(palette)]);
-    longest = std::max(longest, series[i].size());
-  }
+  for (const auto& name : series)
+    longest = std::max(longest, name.size());
   // A legend beside the plot takes its width; long or many entries go below it, whole. Its
   // symbols are solid whichever layer (a faint band) Vega-Lite takes them from.
   json legend = {{"labelLimit", 1000}, {"symbolOpacity", 1}, {"symbolType", "circle"}};

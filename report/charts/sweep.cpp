@@ -8,6 +8,7 @@
 #include "charts/sweep_rows.hpp"
 #include "charts/tooltips.hpp"
 #include "format.hpp"
+#include "palette.hpp"
 
 #include <algorithm>
 
@@ -19,12 +20,22 @@ namespace {
 // would overlap along the bottom.
 constexpr std::size_t max_categories_across = 16;
 
-// Byte-sized axes read better as "64 MiB" than as "67,108,864".
+// Byte-sized axes read better as "64 MiB" than as "67,108,864", and a tick between powers of two
+// as "9.54 MiB", not "9.53674 MiB" (three significant digits).
 constexpr const char* bytes_label_expr =
-    "datum.value >= 1073741824 ? format(datum.value / 1073741824, '~g') + ' GiB'"
-    " : datum.value >= 1048576 ? format(datum.value / 1048576, '~g') + ' MiB'"
-    " : datum.value >= 1024 ? format(datum.value / 1024, '~g') + ' KiB'"
-    " : format(datum.value, '~g') + ' B'";
+    "datum.value >= 1073741824 ? format(datum.value / 1073741824, '.3~g') + ' GiB'"
+    " : datum.value >= 1048576 ? format(datum.value / 1048576, '.3~g') + ' MiB'"
+    " : datum.value >= 1024 ? format(datum.value / 1024, '.3~g') + ' KiB'"
+    " : format(datum.value, '.3~g') + ' B'";
+
+// Whether some row of `kind` has `key` set to `value` (or, with `set` false, lacks it): a layer
+// that no row feeds is left out (an empty layer makes Vega warn of an infinite extent).
+bool any_row(const SweepData& data, const char* kind, const char* key, const json& value,
+             bool set) {
+  return std::any_of(data.rows.begin(), data.rows.end(), [&](const json& row) {
+    return row["kind"] == kind && (row.contains(key) && row[key] == value) == set;
+  });
+}
 
 json filter(const char* kind) {
   return json::array({{{"filter", std::string("datum.kind === '") + kind + "'"}}});
@@ -75,12 +86,31 @@ json value_encoding(const Sweep& sweep, const SweepData& data, const char* field
                                             : sweep.y_title}};
   if (sweep.log_y && data.positive_y)
     y["scale"] = {{"type", "log"}};
+  // GFLOP/s past ten thousand: the axis counts TFLOP/s ("60", not "60,000"); every other value
+  // axis rounds its ticks to three significant digits.
+  double highest = 0;
+  for (const auto& row : data.rows)
+    if (row.contains("y") && row["y"].is_number())
+      highest = std::max(highest, row["y"].get<double>());
+  std::string title = y["title"];
+  const auto giga = title.find("GFLOP/s");
+  if (sweep.metric->unit == "GFLOP/s" && highest >= 10000 && giga != std::string::npos) {
+    y["title"] = title.replace(giga, 1, "T");
+    y["axis"] = {{"labelExpr", "format(datum.value / 1000, ',.3~r')"}};
+  } else {
+    y["axis"] = {{"format", ",.3~r"}};
+  }
   return y;
 }
 
 json colour_or(const SweepData& data, const Sweep& sweep, const char* fixed) {
-  if (data.series.empty())
+  if (data.series.empty()) {
+    // One series of one device model: that model's colour on the page.
+    SeriesColours* page = current_series_colours();
+    if (page && !data.plotted.empty())
+      return {{"value", page->colours_of({data.plotted.front().device_model}).front()}};
     return {{"value", fixed}};
+  }
   return colour_encoding(data.series, data.plan.legend_title.empty() ? sweep.colour_title
                                                                      : data.plan.legend_title);
 }
@@ -132,15 +162,28 @@ void add_value_rules(json& layers, const SweepData& data, const Sweep& sweep, co
   json rule_enc = {{c.val, value}, {"color", colour}, {"tooltip", tip}};
   layers.push_back(
       layer(kind, {{"type", "rule"}, {"strokeDash", dash}, {"strokeWidth", 1.5}}, rule_enc));
-  json text_enc = {{c.val, value}, {"text", {{"field", "label"}}}, {"color", colour}};
-  text_enc[c.cat] = {{"value", c.cat == "x" ? "width" : "height"}};
-  layers.push_back(layer(kind,
-                         {{"type", "text"},
-                          {"align", "right"},
-                          {"baseline", "bottom"},
-                          {"dy", -3},
-                          {"fontSize", 10.5}},
-                         text_enc));
+  // The words at the right end, or at the left where a note's words sit at the right
+  // (sweep_rows.cpp's place_labels).
+  for (const bool left : {false, true}) {
+    if (!any_row(data, kind, "anchor", "left", left))
+      continue;
+    json text_enc = {{c.val, value}, {"text", {{"field", "label"}}}, {"color", colour}};
+    if (left)
+      text_enc[c.cat] = {{"value", 0}};
+    else
+      text_enc[c.cat] = {{"value", c.cat == "x" ? "width" : "height"}};
+    json text = layer(kind,
+                      {{"type", "text"},
+                       {"align", left ? "left" : "right"},
+                       {"baseline", "bottom"},
+                       {"dx", left ? 3 : 0},
+                       {"dy", -3},
+                       {"fontSize", 10.5}},
+                      text_enc);
+    text["transform"].push_back(
+        {{"filter", left ? "datum.anchor === 'left'" : "datum.anchor !== 'left'"}});
+    layers.push_back(std::move(text));
+  }
 }
 
 void add_vertical_rules(json& layers, const SweepData& data, const Sweep& sweep, const char* kind,
@@ -152,13 +195,25 @@ void add_vertical_rules(json& layers, const SweepData& data, const Sweep& sweep,
                          {{"x", x},
                           {"color", colour},
                           {"tooltip", json::array({{{"field", "tip"}, {"title", "line"}}})}}));
-  layers.push_back(layer(
-      kind,
-      {{"type", "text"}, {"align", "left"}, {"baseline", "top"}, {"dx", 3}, {"fontSize", 10.5}},
-      {{"x", x},
-       {"y", {{"field", "slot_px"}, {"type", "quantitative"}, {"scale", nullptr}}},
-       {"text", {{"field", "label"}}},
-       {"color", colour}}));
+  // The words stand from the bottom of the panel up (slot_px), right of the rule, or left of it
+  // near the right edge (sweep_rows.cpp's place_labels).
+  for (const bool right : {false, true}) {
+    if (!any_row(data, kind, "anchor", "right", right))
+      continue;
+    json text = layer(kind,
+                      {{"type", "text"},
+                       {"align", right ? "right" : "left"},
+                       {"baseline", "bottom"},
+                       {"dx", right ? -3 : 3},
+                       {"fontSize", 10.5}},
+                      {{"x", x},
+                       {"y", {{"field", "slot_px"}, {"type", "quantitative"}, {"scale", nullptr}}},
+                       {"text", {{"field", "label"}}},
+                       {"color", colour}});
+    text["transform"].push_back(
+        {{"filter", right ? "datum.anchor === 'right'" : "datum.anchor !== 'right'"}});
+    layers.push_back(std::move(text));
+  }
 }
 
 } // namespace
@@ -324,9 +379,18 @@ private:
                            square));
     json e = base("y");
     e["text"] = {{"field", "label"}};
-    layers.push_back(
-        layer(kind::note,
-              {{"type", "text"}, {"align", "center"}, {"dy", -13}, {"fontWeight", "bold"}}, e));
+    // Above the point, or below it where another note's words took that place.
+    for (const bool below : {false, true}) {
+      if (!any_row(data_, kind::note, "below", true, below))
+        continue;
+      json text = layer(
+          kind::note,
+          {{"type", "text"}, {"align", "center"}, {"dy", below ? 15 : -13}, {"fontWeight", "bold"}},
+          e);
+      text["transform"].push_back(
+          {{"filter", below ? "datum.below === true" : "datum.below !== true"}});
+      layers.push_back(std::move(text));
+    }
   }
 
   void published(json& layers) const {

@@ -25,6 +25,8 @@ std::string axis_title(const ExperimentView& experiment, const std::string& key,
 
 // "who: " where the chart tells runs or devices apart, else "".
 std::string who_prefix(const SeriesPlan& plan, const Plotted& p) {
+  if (plan.facet_by_model) // its panel's title names the device
+    return "";
   const std::string who = who_of(plan, p);
   return who.empty() ? "" : who + ": ";
 }

@@ -237,49 +237,131 @@ bool is_value_rule(const json& row) {
          k == kind::published_rule;
 }
 
-// Words a reader can read. A horizontal rule's words are left out (its tooltip keeps them) where
-// an earlier rule of the same panel sits within 4% of the value axis; vertical rules' words stand
-// a line below each other; a note repeating one at the same place is left unsaid.
-void place_labels(SweepData& data, bool log_y) {
-  double low = 0, high = 0;
-  for (const auto& row : data.rows)
-    if (row.contains("y") && row["y"].is_number() && row["y"].get<double>() > 0) {
-      const double y = row["y"].get<double>();
-      low = low > 0 ? std::min(low, y) : y;
-      high = std::max(high, y);
+// Where a row sits across its panel, 0 (left or bottom) to 1, on the axis' own scale; the
+// labels are placed from these (the pixels are Vega's, but a fraction of the panel is enough to
+// tell which words would land on each other).
+class Placement {
+public:
+  Placement(const SweepData& data, const Sweep& sweep) : data_(data) {
+    log_x_ = sweep.log_x;
+    for (const auto& v : data.x_order)
+      if (v.is_number() && (!log_x_ || v.get<double>() > 0)) {
+        const double x = v.get<double>();
+        x_low_ = std::min(x_low_, x);
+        x_high_ = std::max(x_high_, x);
+      }
+    for (const auto& row : data.rows)
+      if (row.contains("y") && row["y"].is_number() && row["y"].get<double>() > 0) {
+        const double y = row["y"].get<double>();
+        y_low_ = y_low_ > 0 ? std::min(y_low_, y) : y;
+        y_high_ = std::max(y_high_, y);
+      }
+    log_y_ = sweep.log_y && data.positive_y && y_low_ > 0;
+    bars_ = sweep.mark == "bar";
+  }
+
+  double x(const json& row) const {
+    const json& value = row.contains("x") ? row["x"] : json();
+    if (!data_.numeric_x || bars_) {
+      const auto at = std::find(data_.x_order.begin(), data_.x_order.end(), value);
+      const double n = std::max<double>(1, double(data_.x_order.size()));
+      double position = (double(at - data_.x_order.begin()) + 0.5) / n;
+      // Bars of one category stand side by side: a series' note sits over its own bar.
+      const auto s = std::find(data_.series.begin(), data_.series.end(), row.value("series", ""));
+      if (data_.series.size() > 1 && s != data_.series.end())
+        position +=
+            ((double(s - data_.series.begin()) + 0.5) / double(data_.series.size()) - 0.5) / n;
+      return position;
     }
-  const bool log = log_y && data.positive_y && low > 0;
-  const double span = log ? std::log10(high / low) : high;
-  const auto position = [&](double y) { return log ? std::log10(y) : y; };
+    if (!value.is_number() || !(x_high_ > x_low_))
+      return 0.5;
+    const double v = value.get<double>();
+    if (log_x_ && v > 0 && x_low_ > 0)
+      return std::log(v / x_low_) / std::log(x_high_ / x_low_);
+    return (v - x_low_) / (x_high_ - x_low_);
+  }
+
+  double y(double value) const {
+    if (log_y_)
+      return value > 0 ? std::log(value / y_low_) / std::log(y_high_ / y_low_) : 0;
+    return y_high_ > 0 ? value / y_high_ : 0;
+  }
+
+private:
+  const SweepData& data_;
+  bool log_x_ = false, log_y_ = false, bars_ = false;
+  double x_low_ = 1e300, x_high_ = -1e300, y_low_ = 0, y_high_ = 0;
+};
+
+// Words a reader can read (issue 25: labels drawn on top of each other). A horizontal rule's
+// words stand at the right end, or at the left end where a note's words sit by the right end at
+// its height; they are left out (the tooltip keeps them) where an earlier rule of the same panel
+// sits within 4% of the value axis. Vertical rules' words stand a line above each other from the
+// bottom of the panel (the curves of a roofline fill its top), on the side of the rule with room.
+// A note's words that would land on an earlier note's go below its point, and are left unsaid
+// where that place is taken too or where they repeat the earlier note's words.
+void place_labels(SweepData& data, const Sweep& sweep) {
+  const Placement at(data, sweep);
+  struct Spot {
+    double x, y;
+    std::string label;
+  };
   std::map<std::string, std::vector<double>> taken;
   std::map<std::string, int> slots;
-  std::map<std::string, std::vector<std::pair<double, std::string>>> notes;
+  std::map<std::string, std::vector<Spot>> notes; // words placed, per panel
   for (auto& row : data.rows) {
     if (!row.contains("tip"))
       row["tip"] = row.value("label", "");
+    if (row["kind"] != kind::note || row.value("label", "").empty())
+      continue;
+    const std::string facet = row["facet"];
+    const double x = at.x(row), y = at.y(row["y"].get<double>());
+    const std::string label = row["label"];
+    auto& seen = notes[facet];
+    const auto near = [&](double dy) {
+      return std::any_of(seen.begin(), seen.end(), [&](const Spot& other) {
+        return std::abs(other.x - x) < 0.09 && std::abs(other.y - (y + dy)) < 0.07;
+      });
+    };
+    const bool repeats = std::any_of(seen.begin(), seen.end(), [&](const Spot& other) {
+      return other.label == label && std::abs(other.x - x) < 0.05 && std::abs(other.y - y) < 0.1;
+    });
+    if (repeats) {
+      row["label"] = "";
+    } else if (!near(0)) {
+      seen.push_back({x, y, label});
+    } else if (!near(-0.12)) {
+      row["below"] = true;
+      seen.push_back({x, y - 0.12, label});
+    } else {
+      row["label"] = "";
+    }
+  }
+  for (auto& row : data.rows) {
     const std::string facet = row["facet"];
     if (is_value_rule(row)) {
       auto& seen = taken[facet];
-      const double at = position(row["y"].get<double>());
+      const double y = at.y(row["y"].get<double>());
       if (std::any_of(seen.begin(), seen.end(),
-                      [&](double other) { return std::abs(at - other) < 0.04 * span; }))
+                      [&](double other) { return std::abs(y - other) < 0.04; })) {
         row["label"] = "";
-      else
-        seen.push_back(at);
+        continue;
+      }
+      seen.push_back(y);
+      const auto& spots = notes[facet];
+      const auto taken_on = [&](bool right) {
+        return std::any_of(spots.begin(), spots.end(), [&](const Spot& s) {
+          return (right ? s.x > 0.45 : s.x < 0.55) && std::abs(s.y - y) < 0.1;
+        });
+      };
+      if (taken_on(true) && taken_on(false))
+        row["label"] = ""; // no room on either side: its tooltip says it
+      else if (taken_on(true))
+        row["anchor"] = "left";
     } else if (row["kind"] == kind::vertical || row["kind"] == kind::vertical_series) {
-      row["slot_px"] = 16 + 13 * slots[facet]++; // below a limit's words at the very top
-    } else if (row["kind"] == kind::note && row["x"].is_number()) {
-      auto& seen = notes[facet];
-      const double x = row["x"].get<double>();
-      const std::string label = row["label"];
-      if (std::any_of(seen.begin(), seen.end(), [&](const auto& other) {
-            // Closer than half an octave: one word for both (on a log axis they would touch).
-            return other.second == label && x > 0 && other.first > 0 &&
-                   std::max(x, other.first) < 1.5 * std::min(x, other.first);
-          }))
-        row["label"] = "";
-      else
-        seen.push_back({x, label});
+      row["slot_px"] = sweep.height - 6 - 14 * slots[facet]++;
+      if (at.x(row) > 0.55) // words to the left of a rule near the right edge
+        row["anchor"] = "right";
     }
   }
 }
@@ -332,7 +414,7 @@ SweepData sweep_data(const PageModel& page, const ExperimentView& experiment, co
     if (row["kind"] == kind::measured && !(row["low"].get<double>() > 0))
       data.positive_y = false;
   }
-  place_labels(data, sweep.log_y);
+  place_labels(data, sweep);
   // Empty keys say nothing, and a page of many charts carries every byte of them.
   for (auto& row : data.rows)
     for (const char* key : {"series", "facet"})

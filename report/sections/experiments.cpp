@@ -7,6 +7,7 @@
 #include "aggregate.hpp"
 #include "charts/experiment_charts.hpp"
 #include "format.hpp"
+#include "palette.hpp"
 #include "summary_table.hpp"
 
 #include <fmt/format.h>
@@ -319,6 +320,9 @@ mustache::data experiment_section(const PageContext& context, const ExperimentVi
 mustache::data experiments_section(const PageContext& context) {
   if (context.page.experiments.empty())
     return false;
+  // One colour per device model and per series name across every experiment's charts.
+  SeriesColours colours(context.page.device_models);
+  const SeriesColoursScope scope(colours);
   mustache::data list{mustache::data::type::list};
   for (const auto& experiment : context.page.experiments)
     list.push_back(experiment_section(context, experiment));

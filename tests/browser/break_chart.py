@@ -2,7 +2,7 @@
 """Breaks the first chart of a rendered apod report in place, for expect_chart_failures.sh:
 its spec (the <script type="application/json" data-chart-for=...> block) becomes a line of the
 measured rows whose colour is the median (one series per point), whose opacity is a nominal field
-(a Vega-Lite warning) and whose y title is cut at 40 px. Exits 1 when the page has no chart."""
+(a Vega-Lite warning) and whose y title is cut at 40 px, beside two words drawn at one place. Exits 1 when the page has no chart."""
 import html
 import json
 import re
@@ -37,10 +37,7 @@ if not values:
     sys.exit(f"break_chart.py: the first chart of {path} holds no data")
 numeric = [k for k, v in values[0].items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
 x = numeric[0]
-broken = {
-    "$schema": spec.get("$schema", "https://vega.github.io/schema/vega-lite/v5.json"),
-    "data": {"values": [dict(row, broken_series=f"point {i}") for i, row in enumerate(values)]
-             + [dict(values[0], broken_series=f"extra {i}") for i in range(12)]},
+line = {
     "mark": "line",
     "encoding": {
         "x": {"field": x, "type": "quantitative"},
@@ -50,6 +47,18 @@ broken = {
         "color": {"field": "broken_series", "type": "nominal", "title": "every point its own series"},
         "opacity": {"field": "broken_series", "type": "nominal"},
     },
+}
+# Two words drawn at one place (page_checks.js's label_overlaps must name them).
+words = {
+    "data": {"values": [{"word": "planted label"}, {"word": "planted label too"}]},
+    "mark": {"type": "text", "fontSize": 12},
+    "encoding": {"x": {"value": 60}, "y": {"value": 40}, "text": {"field": "word"}},
+}
+broken = {
+    "$schema": spec.get("$schema", "https://vega.github.io/schema/vega-lite/v5.json"),
+    "data": {"values": [dict(row, broken_series=f"point {i}") for i, row in enumerate(values)]
+             + [dict(values[0], broken_series=f"extra {i}") for i in range(12)]},
+    "layer": [line, words],
 }
 text = json.dumps(broken).replace("</", "<\\/")
 page = page[:match.start(2)] + text + page[match.end(2):]

@@ -4,7 +4,8 @@
 // - no chart has a legend longer than the page's series limit (body[data-series-limit]), and no
 //   legend says it left entries out;
 // - no axis or legend label is truncated (Vega ends a label cut at its labelLimit with "…");
-// - the history's charts drawn on demand open, draw marks and log nothing (up to `max_rows`).
+// - the history's charts drawn on demand open, draw marks and log nothing (up to `max_rows`);
+// - no two words a chart draws (text marks: limits, models, published figures, levels) overlap.
 'use strict';
 
 async function first_screen(page) {
@@ -87,4 +88,33 @@ async function on_demand_charts(page, max_rows, mark_selector) {
   return { failures, opened, rows };
 }
 
-module.exports = { first_screen, chart_text, on_demand_charts };
+// Words drawn on top of each other in one chart (issue 25: the roofline's balance labels at the
+// ridge, 'DRAM' over '800 cycles'). Every text mark of a chart (Vega's .mark-text groups: rule
+// labels, level names, notes) is measured on screen; two whose boxes intersect by more than a
+// pixel each way fail. Axis tick labels are left out: Vega hides those that would touch
+// (labelSeparation, report/charts/chart.cpp), and report_browser_test.js checks them apart.
+async function label_overlaps(page) {
+  return page.evaluate(() => {
+    const failures = [];
+    document.querySelectorAll('.chart-canvas').forEach((canvas) => {
+      const section = canvas.closest('section[id]');
+      const name = canvas.id + (section ? ` (#${section.id})` : '');
+      const labels = Array.from(canvas.querySelectorAll('.mark-text.role-mark text'))
+        .filter((t) => t.textContent.trim() !== '' && t.getAttribute('opacity') !== '0' &&
+                       getComputedStyle(t).visibility !== 'hidden')
+        .map((t) => ({ box: t.getBoundingClientRect(), text: t.textContent.trim() }))
+        .filter((l) => l.box.width > 0 && l.box.height > 0);
+      for (let i = 0; i < labels.length; i++)
+        for (let j = i + 1; j < labels.length; j++) {
+          const a = labels[i].box, b = labels[j].box;
+          if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 &&
+              b.top < a.bottom - 1)
+            failures.push(`${name}: the labels "${labels[i].text}" and "${labels[j].text}" ` +
+                          'overlap');
+        }
+    });
+    return failures;
+  });
+}
+
+module.exports = { first_screen, chart_text, on_demand_charts, label_overlaps };
