@@ -16,6 +16,13 @@ std::optional<double> HeadlineSeries::spread_pct() const {
   return 100.0 * (max - min) / std::abs(median);
 }
 
+const PointView* HeadlineSeries::point_in(const RunView* run) const {
+  for (const PointView* point : points)
+    if (point->run == run)
+      return point;
+  return nullptr;
+}
+
 std::string HeadlineSeries::title(bool with_model) const {
   std::string text = experiment->title + ": " + display_name(metric->metric);
   return with_model ? text + " · " + device_model : text;

@@ -28,6 +28,10 @@ struct HeadlineSeries {
   std::optional<double> pct_of_peak;    ///< median of the points' % of achievable peak
   std::size_t runs_with_peak = 0;       ///< points whose run measured an achievable peak
 
+  /// The series' point in `run`, or nullptr where that run has no verified one.
+  const PointView* point_in(const RunView* run) const;
+  /// The point of the newest run of the model that has one (the first screen's "newest").
+  const PointView* newest() const { return points.empty() ? nullptr : points.back(); }
   /// (max - min) / median x 100: the run-to-run spread.
   std::optional<double> spread_pct() const;
   /// "Misaligned copy: effective bandwidth", with the device model when `with_model`.

@@ -1,12 +1,14 @@
 // `apod report --format markdown`: the results as markdown tables for a terminal or a CI job
 // summary, in the shape of nvbench's output (per benchmark and device, a row per state: axis
-// values, samples, GPU time, noise, and bandwidth utilisation), plus the headline figures and the
-// verdict against the pinned baseline that the HTML page puts on its first screen.
+// values, samples, GPU time, noise, and bandwidth utilisation), after what the HTML page puts on
+// its first screen, in its order: the verdict (once), then the headline figures of the newest run
+// against the baseline.
 #include "markdown.hpp"
 
 #include "format.hpp"
 #include "headlines.hpp"
 #include "model.hpp"
+#include "trust.hpp"
 #include "verdict.hpp"
 
 #include "core/measurement.hpp"
@@ -102,21 +104,80 @@ std::string experiment_table(const ExperimentView& experiment, const RunView& ru
   return rows ? table : "";
 }
 
-std::string headline_table(const PageModel& page, const std::vector<HeadlineSeries>& headlines) {
-  std::string text =
-      table_row({"device", "figure", "at", "median", "% of limit", "spread", "runs"});
-  text += table_rule({false, false, false, true, true, true, true});
-  for (const auto& series : headlines) {
-    const auto spread = series.spread_pct();
-    text += table_row({md(series.device_model), md(series.title(false)),
-                       md(format_params(series.headline->measurement->params)),
-                       md(format_with_unit(series.median, series.metric->unit)),
-                       series.pct_of_limit ? format_percent(*series.pct_of_limit) : "—",
-                       spread && series.points.size() > 1 ? format_percent(*spread) : "—",
-                       std::to_string(series.points.size())});
+// The rows of one device model's headline table, grouped by the catalog's chapters (a bold row
+// names each), as the first screen groups them: the newest run against the baseline where the
+// verdict judged the model, else the newest run with its run-to-run spread.
+std::string headline_table(const PageModel& page, const std::vector<HeadlineSeries>& headlines,
+                           const BaselineVerdict& verdict, const std::string& model) {
+  const bool judged = verdict.judges_model(model);
+  const std::vector<std::string> header =
+      judged ? std::vector<std::string>{"figure", "at",      "newest",     "baseline", "change",
+                                        "noise",  "verdict", "% of limit", "flags"}
+             : std::vector<std::string>{"figure", "at",   "newest", "% of limit",
+                                        "spread", "runs", "flags"};
+  std::vector<bool> numeric(header.size(), true);
+  numeric[0] = numeric[1] = numeric.back() = false;
+  if (judged)
+    numeric[6] = false;
+  std::string rows;
+  for (const Chapter chapter : chapters) {
+    bool first = true;
+    for (const auto& series : headlines) {
+      if (series.device_model != model || series.experiment->chapter != chapter)
+        continue;
+      if (first) {
+        std::vector<std::string> cells(header.size());
+        cells[0] = fmt::format("**{}**", md(chapter_title(chapter)));
+        rows += table_row(cells);
+        first = false;
+      }
+      const HeadlineAgainst against = headline_against(series, verdict);
+      const std::string& unit = series.metric->unit;
+      const auto value = [&](const std::optional<double>& v) {
+        return v ? md(format_with_unit(*v, unit)) : std::string("—");
+      };
+      const PointView* newest = against.newest;
+      const std::string pct =
+          newest && newest->pct_of_limit ? format_percent(*newest->pct_of_limit) : "—";
+      const std::string flags =
+          newest ? md(tag_words(point_trust(*newest, against.pair))) : std::string();
+      std::vector<std::string> cells{
+          md(series.title(false)),
+          md(format_params((newest ? newest : series.headline)->measurement->params)),
+          value(against.newest_value)};
+      if (judged) {
+        const PointVerdict* pair = against.pair;
+        cells.push_back(value(against.base_value));
+        cells.push_back(against.change ? md(format_change(*against.change)) : "—");
+        cells.push_back(pair ? "±" + format_percent(100 * pair->noise) + " (sees " +
+                                   format_percent(100 * pair->detectable) + ")"
+                             : "—");
+        cells.push_back(pair ? wording(decision_of(*pair)).word : "not compared");
+        cells.push_back(pct);
+      } else {
+        const auto spread = series.spread_pct();
+        cells.push_back(pct);
+        cells.push_back(spread && series.points.size() > 1 ? format_percent(*spread) : "—");
+        cells.push_back(std::to_string(series.points.size()));
+      }
+      cells.push_back(flags.empty() ? "" : flags);
+      rows += table_row(cells);
+    }
   }
-  return page.runs.empty() ? "" : text;
+  if (rows.empty())
+    return "";
+  const RunView& newest = judged ? *verdict.candidate : *page.runs_of_model(model).back();
+  std::string heading = fmt::format("### {}: newest {}", md(model), md(run_words(newest)));
+  if (judged)
+    heading += " against " + md(run_words(*verdict.baseline));
+  const std::string tags = tag_words(run_trust(newest));
+  if (!tags.empty())
+    heading += " (" + md(tags) + ")";
+  return heading + "\n\n" + table_row(header) + table_rule(numeric) + rows + "\n";
 }
+
+// Regressions and unconfirmed slowdowns listed under the verdict.
+constexpr std::size_t points_listed = 12;
 
 // A compared point (or experiment taken whole) on one line, headed by compare's word for it.
 std::string pair_line(const PointVerdict& pair) {
@@ -126,24 +187,51 @@ std::string pair_line(const PointVerdict& pair) {
                      md(format_with_unit(pair.candidate, pair.unit)));
 }
 
+// The verdict, once, at the top: compare's count line (it opens with the outcome word) and what
+// was judged against what, what it could see, the trust signals of the two runs, then the
+// regressions and unconfirmed slowdowns by compare's word for them.
 std::string verdict_text(const BaselineVerdict& verdict) {
-  if (!verdict.comparison)
-    return md(verdict.why_none) + "\n";
-  const auto regressions = verdict.regressions();
-  std::string text = fmt::format("{}: run {} against the pinned baseline {}.\n\nSees: {}.\n\n",
-                                 md(summary_line(*verdict.comparison)), md(verdict.candidate->name),
-                                 md(verdict.baseline->name), md(power_line(*verdict.comparison)));
-  for (const PointVerdict* pair : regressions)
-    text += pair_line(*pair);
-  // The slowdowns compare does not gate on because the candidate measured them as noisy, by
-  // compare's word for them: never just "slower".
-  std::size_t unconfirmed = 0;
-  for (const PointVerdict& pair : verdict.comparison->points)
-    if (decision_of(pair) == Decision::unconfirmed)
-      text += pair_line(pair), ++unconfirmed;
-  const Wording words = wording(Decision::unconfirmed);
-  if (unconfirmed)
-    text += fmt::format("\n{} {}: {}.\n", unconfirmed, words.word, words.meaning);
+  std::string text;
+  if (!verdict.comparison) {
+    text = md(std::string(verdict_word(verdict)) + ": " + verdict.why_none) + "\n\n";
+  } else {
+    text = fmt::format("{} — the newest run {} on {} against {}.\n\n",
+                       md(summary_line(*verdict.comparison)), md(run_words(*verdict.candidate)),
+                       md(verdict.candidate->device_model), md(verdict.against));
+    if (const std::string sees = power_line(*verdict.comparison); !sees.empty())
+      text += "Sees: " + md(sees) + ".\n\n";
+  }
+  std::string trust;
+  for (const RunView* run : {verdict.candidate, verdict.baseline})
+    if (run)
+      for (const TrustTag& tag : run_trust(*run))
+        trust += fmt::format("- **{}**: {}\n", md(tag.word), md(tag.why));
+  if (!trust.empty())
+    text += trust + "\n";
+  if (verdict.comparison) {
+    std::vector<const PointVerdict*> listed = verdict.regressions();
+    // The slowdowns compare does not gate on because the candidate measured them as noisy, by
+    // compare's word for them: never just "slower".
+    std::size_t unconfirmed = 0;
+    for (const PointVerdict& pair : verdict.comparison->points)
+      if (decision_of(pair) == Decision::unconfirmed)
+        listed.push_back(&pair), ++unconfirmed;
+    // Worst first and a dozen at most: the headline table must stay near the top of a job
+    // summary; `apod compare` lists every point.
+    std::string pairs;
+    for (std::size_t i = 0; i < std::min(listed.size(), points_listed); ++i)
+      pairs += pair_line(*listed[i]);
+    if (listed.size() > points_listed)
+      pairs += fmt::format("- and {} more: `apod compare` lists every point\n",
+                           listed.size() - points_listed);
+    const Wording words = wording(Decision::unconfirmed);
+    if (unconfirmed)
+      pairs += fmt::format("\n{} {}: {}.\n", unconfirmed, words.word, words.meaning);
+    if (!pairs.empty())
+      text += pairs + "\n";
+  }
+  if (!verdict.pinned)
+    text += "`apod baseline set RUN` pins the run that later runs are judged against.\n\n";
   return text;
 }
 
@@ -176,9 +264,14 @@ std::string render_markdown(const std::vector<RunRecord>& runs, const json& cata
       fmt::format("# apod: {} run{}\n\n", page.runs.size(), page.runs.size() == 1 ? "" : "s");
   if (page.runs.empty())
     return text + "These results hold no runs: nothing to report.\n";
-  text += "## Headline figures\n\n" + headline_table(page, headlines) + "\n";
-  text += "## Against the pinned baseline\n\n" +
-          verdict_text(baseline_verdict(page, options.baseline_run)) + "\n";
+  // The answer first (issue 25): the verdict once, then the headline figures of the newest run
+  // against the baseline, then the tables.
+  const BaselineVerdict verdict = baseline_verdict(page, options.baseline_run);
+  text += verdict_text(verdict);
+  text += "## Headline figures: the newest run against the baseline\n\n";
+  for (const auto& model : page.device_models)
+    text += headline_table(page, headlines, verdict, model);
+  // buyer's comparison (report/markdown_comparison.cpp)
   const auto shown = runs_shown(page);
   if (shown.size() < page.runs.size())
     text += fmt::format("Points of the newest run of each device model ({} of {} runs; "

@@ -14,10 +14,13 @@
 namespace apod::report {
 
 /// The results render_html draws (report.hpp), as markdown, for a terminal or a CI job summary
-/// (`apod report --format markdown`): the headline figures with their % of limit and spread, the
-/// verdict against the pinned baseline, and per experiment and run a table in nvbench's shape
-/// (parameters, samples, GPU time, noise, median, % of limit, status). Past runs_drawn_apart runs,
-/// the tables show the newest run of each device model. Every cell is escaped for markdown.
+/// (`apod report --format markdown`), in the first screen's order: the verdict once (the newest
+/// run against the pinned baseline, or the previous run of its machine: baseline_verdict), the
+/// headline figures of the newest run against the baseline per device model grouped by chapter
+/// (change, noise, compare's word, % of limit, trust flags), then per experiment and run a table
+/// in nvbench's shape (parameters, samples, GPU time, noise, median, % of limit, status). Past
+/// runs_drawn_apart runs, the tables show the newest run of each device model. Every cell is
+/// escaped for markdown.
 std::string render_markdown(const nlohmann::ordered_json& results,
                             const nlohmann::ordered_json& catalog,
                             const RenderOptions& options = {});

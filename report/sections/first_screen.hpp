@@ -7,8 +7,10 @@
 
 namespace apod::report {
 
-/// At a glance (first screen): per device model, each headline figure as % of its limit with its
-/// run-to-run spread; the newest run against the pinned baseline; which model is better for what.
+/// At a glance (first screen), the answer first: the newest run's verdict against the pinned
+/// baseline or the previous run of its machine (its first words are compare's outcome word); per
+/// device model each headline figure of the newest run, against the baseline where the verdict
+/// judged that model, with trust tags; which model is better for what.
 mustache::data first_screen_section(const PageContext& context);
 
 } // namespace apod::report

@@ -37,7 +37,8 @@ for rid, level, day in [("a1", 100.0, 1), ("b2", 50.0, 2)]:
 json.dump({"format": "apod-results", "schema_version": 2, "runs": runs}, open(f"{sys.argv[1]}/runs.json", "w"))
 PY
 "$apod" import --db "$tmp/r.db" "$tmp/runs.json" >/dev/null 2>&1
-expect markdown_no_baseline 0 "No baseline is pinned" -- "$apod" report --db "$tmp/r.db" --format markdown
+# No pin: the newest run against the previous run of its machine, and the words say so (issue 25).
+expect markdown_no_baseline 0 "no baseline is pinned" -- "$apod" report --db "$tmp/r.db" --format markdown
 "$apod" baseline set a1a1 --db "$tmp/r.db" >/dev/null 2>&1
 expect markdown_stdout 0 "| word\_bytes | offset | samples used | excluded | GPU time | noise | median | % of limit | status |" \
   -- "$apod" report --db "$tmp/r.db" --format markdown
@@ -46,7 +47,9 @@ expect markdown_file 0 "wrote $tmp/r.md" -- "$apod" report --db "$tmp/r.db" --fo
 grep -q "## Misaligned copy" "$tmp/r.md" || grep -q "## offset\\\\_copy" "$tmp/r.md" ||
   { echo "FAIL markdown_file_content: $(head -c 400 "$tmp/r.md")"; failures=$((failures + 1)); }
 expect html 0 "wrote" -- "$apod" report --db "$tmp/r.db" --out "$tmp/r.html"
-grep -q 'class="change change-bad"' "$tmp/r.html" && grep -q "REGRESSION: 1 regression, " "$tmp/r.html" ||
+grep -q 'class="change change-bad"' "$tmp/r.html" &&
+  grep -q '<strong class="change-word">REGRESSION</strong>: the newest run' "$tmp/r.html" &&
+  grep -q ">1 regression, " "$tmp/r.html" ||
   { echo "FAIL html_first_screen: the pinned baseline's verdict is not on the page"; failures=$((failures + 1)); }
 expect bad_format 2 "" -- "$apod" report --db "$tmp/r.db" --format pdf
 
