@@ -2,7 +2,11 @@
 
 #include "palette.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
 #include <tuple>
 #include <unordered_map>
 
@@ -38,6 +42,42 @@ std::vector<const Machine*> Timeline::machines_of(const std::string& model) cons
     if (machine.model == model)
       found.push_back(&machine);
   return found;
+}
+
+std::size_t RunOrder::ordinal(const RunView* run) const {
+  const auto at = ordinals.find(run);
+  return at == ordinals.end() ? 0 : at->second;
+}
+
+const RunOrder& Timeline::order_of(const std::string& model) const {
+  for (const auto& order : orders)
+    if (order.model == model)
+      return order;
+  throw std::out_of_range("no run order for " + model);
+}
+
+std::string gap_text(double seconds) {
+  const double hours = seconds / 3600;
+  return hours < 48 ? fmt::format("{:.0f} h", hours) : fmt::format("{:.0f} d", hours / 24);
+}
+
+std::vector<Gap> find_gaps(const std::vector<std::optional<double>>& started_s) {
+  std::vector<std::pair<std::size_t, double>> intervals; // (ordinal before, seconds)
+  for (std::size_t i = 1; i < started_s.size(); ++i)
+    if (started_s[i - 1] && started_s[i])
+      intervals.emplace_back(i, *started_s[i] - *started_s[i - 1]);
+  if (intervals.size() < 2) // one interval has nothing to be unusual against
+    return {};
+  std::vector<double> seconds;
+  for (const auto& interval : intervals)
+    seconds.push_back(interval.second);
+  std::nth_element(seconds.begin(), seconds.begin() + seconds.size() / 2, seconds.end());
+  const double usual = seconds[seconds.size() / 2];
+  std::vector<Gap> gaps;
+  for (const auto& [before, length] : intervals)
+    if (length > gap_factor * usual && length > gap_min_s)
+      gaps.push_back({before, length, gap_text(length)});
+  return gaps;
 }
 
 std::optional<std::vector<ChangePoint>> change_points(const std::vector<double>& medians,
@@ -135,6 +175,14 @@ Timeline build_timeline(const PageModel& page, const std::vector<HeadlineSeries>
   for (const auto& model : page.device_models)
     if (page.runs_of_model(model).size() >= 2) {
       timeline.models.push_back(model);
+      RunOrder order{model, page.runs_of_model(model), {}};
+      std::vector<std::optional<double>> started;
+      for (const RunView* run : order.runs) {
+        started.push_back(run->started_s);
+        order.ordinals.emplace(run, started.size());
+      }
+      order.gaps = find_gaps(started);
+      timeline.orders.push_back(std::move(order));
       for (auto& machine : machines_of_model(page, model))
         timeline.machines.push_back(std::move(machine));
     }

@@ -101,10 +101,10 @@ TEST(Escaping, EnvironmentsPricesAndHistoryAppearOnlyEscaped) {
   EXPECT_NE(markup.find("&lt;script&gt;window.__apod_pwned=3&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(markup.find("&lt;script&gt;window.__apod_pwned=4&lt;/script&gt;"), std::string::npos);
   EXPECT_NE(markup.find("&lt;b&gt;odd key&lt;/b&gt;"), std::string::npos);
-  // Our five scripts and JSON blocks (chart specs, and the history's runs, base specs and one
-  // block per figure row), each of which parses.
+  // Our five scripts and JSON blocks (chart specs, and the history's one data block), each of
+  // which parses.
   EXPECT_EQ(scripts.size(), 5 + chart_specs(html).size());
-  EXPECT_GT(count(html, "data-chart-on-demand>"), 40u);
+  EXPECT_EQ(count(html, "data-history>"), 1u);
   EXPECT_EQ(count(html, "<script"), scripts.size());
   // The history's data carries the hostile host only escaped for a script block.
   EXPECT_NE(html.find("\\u003cscript\\u003ewindow.__apod_pwned=3"), std::string::npos);
