@@ -33,9 +33,10 @@ void add_report(CLI::App& app, Action& action) {
                      "standard output)");
   report->add_option("--run", args->runs, "runs to include (id or unique prefix; default: all)");
   report->add_option("--prices", args->prices,
-                     "JSON file of device model -> price in USD, e.g. {\"NVIDIA H200\": 32000}: "
-                     "adds GB/s per $1000 "
-                     "to the hardware comparison");
+                     "JSON file of device model -> price in USD, e.g. {\"NVIDIA H200\": 32000}, "
+                     "or {\"NVIDIA H200\": {\"usd\": 32000, \"board_power_w\": 700}}: adds "
+                     "per $ figures to the buyer's comparison (a board power is shown as stated, "
+                     "never as measured)");
   report
       ->add_option("--format", args->format,
                    "html: one self-contained page; markdown: nvbench-style tables for a terminal "
@@ -55,8 +56,11 @@ void add_report(CLI::App& app, Action& action) {
       OutputFile out(out_path, inputs); // checked before any work
       // The prices first: a bad file is the user's to fix (exit 2) before any database is opened.
       report::RenderOptions options;
-      if (!args->prices.empty())
-        options.prices = report::load_prices(args->prices);
+      if (!args->prices.empty()) {
+        report::PriceFile file = report::load_price_file(args->prices);
+        options.prices = std::move(file.prices);
+        options.board_power_w = std::move(file.board_power_w);
+      }
       Store store(args->db, Store::Mode::read_only);
       options.baseline_run = store.setting(settings::baseline_run).value_or("");
       // Runs as the store reads them: no apod-results document in between (1000 runs,

@@ -32,6 +32,78 @@ std::string measure_title(Measure measure, const std::string& family, const std:
   return "";
 }
 
+json absolute_chart(const std::vector<MatchedFigure>& figures, const std::string& unit,
+                    const std::vector<std::string>& models,
+                    const std::vector<std::string>& colours) {
+  json rows = json::array();
+  std::string direction;
+  for (const auto& figure : figures) {
+    if (figure.metric->unit != unit)
+      continue;
+    const std::string words = direction_words(*figure.metric);
+    direction = direction.empty() || direction == words ? words : "mixed";
+    const std::string label =
+        short_title(figure.experiment->title) + " · " + display_name(figure.metric->metric) +
+        (figure.workload == Workload::compute
+             ? " · " + figure.workload_label.substr(figure.workload_label.find(' ') + 1)
+             : std::string());
+    for (const auto& model : figure.models)
+      rows.push_back({{"figure", label},
+                      {"device", model.model},
+                      {"value", round_significant(model.across.median)},
+                      {"low", round_significant(model.across.min)},
+                      {"high", round_significant(model.across.max)},
+                      {"value_text", format_with_unit(model.across.median, unit)},
+                      {"range_text", format_range(model.across.min, model.across.max, unit)},
+                      {"runs", model.across.points.size()},
+                      {"point", format_params(*model.across.params)}});
+  }
+  if (rows.empty())
+    return nullptr;
+  std::vector<std::string> labels;
+  for (const auto& row : rows)
+    if (std::find(labels.begin(), labels.end(), row["figure"]) == labels.end())
+      labels.push_back(row["figure"]);
+  const std::string title = unit + (direction == "mixed" ? "" : " (" + direction + ")");
+  const json y = {{"field", "figure"},
+                  {"type", "nominal"},
+                  {"sort", nullptr},
+                  {"title", nullptr},
+                  {"axis", {{"labelLimit", 0}}}};
+  const json y_offset = {{"field", "device"}, {"sort", models}};
+  json bars = {{"mark", {{"type", "bar"}, {"tooltip", true}}},
+               {"encoding",
+                {{"y", y},
+                 {"yOffset", y_offset},
+                 {"x", {{"field", "value"}, {"type", "quantitative"}, {"title", title}}},
+                 {"color",
+                  {{"field", "device"},
+                   {"type", "nominal"},
+                   {"title", "device"},
+                   {"scale", {{"domain", models}, {"range", colours}}},
+                   {"legend", {{"orient", "bottom"}, {"labelLimit", 0}}}}},
+                 {"tooltip",
+                  {{{"field", "device"}, {"title", "device"}},
+                   {{"field", "figure"}, {"title", "figure"}},
+                   {{"field", "point"}, {"title", "at"}},
+                   {{"field", "value_text"}, {"title", "median of run medians"}},
+                   {{"field", "range_text"}, {"title", "range of run medians"}},
+                   {{"field", "runs"}, {"title", "runs"}}}}}}};
+  // The run spread: a whisker from the lowest to the highest run median.
+  json whiskers = {{"mark", {{"type", "rule"}, {"color", "#222"}}},
+                   {"encoding",
+                    {{"y", y},
+                     {"yOffset", y_offset},
+                     {"x", {{"field", "low"}, {"type", "quantitative"}}},
+                     {"x2", {{"field", "high"}}}}}};
+  const std::size_t height = labels.size() * (models.size() * 14 + 14);
+  return {{"width", "container"},
+          {"height", std::max<std::size_t>(height, 60)},
+          {"data", {{"values", std::move(rows)}}},
+          {"layer", json::array({std::move(bars), std::move(whiskers)})},
+          {"config", chart_config()}};
+}
+
 json matched_chart(const std::vector<MatchedFigure>& figures, const std::string& family,
                    Measure measure, const std::vector<std::string>& models,
                    const std::vector<std::string>& colours) {

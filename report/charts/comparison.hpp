@@ -1,6 +1,7 @@
-// The buyer's comparison as charts: one chart per family of limit (DRAM, PCIe, each other unit),
-// so that figures of different scales never share an axis, with every device model in the colour
-// its name hashes to (palette.hpp).
+// The buyer's comparison as charts: first the absolute figures, one chart per unit, with the run
+// spread as whiskers; then one chart per family of limit (DRAM, PCIe, each other unit) of % of
+// each device's own limit, per $ and per W, so that figures of different scales never share an
+// axis, with every device model in the colour its name hashes to (palette.hpp).
 #pragma once
 
 #include "matched.hpp"
@@ -22,6 +23,13 @@ json matched_chart(const std::vector<MatchedFigure>& figures, const std::string&
 
 /// The value a chart or table shows of `figure` for `measure`.
 std::optional<double> measure_of(const ModelFigure& figure, Measure measure);
+
+/// Absolute figures first (issue 25): horizontal bars of each model's median of run medians for
+/// the headline figures in `unit`, with whiskers over the range of the run medians (min to max);
+/// the axis says whether more or less is better. Null when no figure is in `unit`.
+json absolute_chart(const std::vector<MatchedFigure>& figures, const std::string& unit,
+                    const std::vector<std::string>& models,
+                    const std::vector<std::string>& colours);
 
 /// The axis title: "% of the device's own DRAM limit", "GB/s per $1000", "GFLOP/s per W".
 std::string measure_title(Measure measure, const std::string& family, const std::string& unit);

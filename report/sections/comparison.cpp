@@ -1,8 +1,10 @@
 // The buyer's comparison (Phoronix's result viewer, made fair): with two or more device models,
-// matched points only (same experiment, parameters and metric) side by side, each figure against
-// the device's own limit, relative performance, per-$ and per-W where prices and power are known,
-// a composite per family of limit with its definition, and published figures beside the same
-// measurement only. DRAM, PCIe and every other unit have charts of their own.
+// matched points only (same experiment version, parameters and metric) side by side. First one
+// line per workload class (memory-bound, compute per precision, host link, GPU-GPU link, latency
+// at DRAM): the geometric mean of the class's headline figures, per $ and per W measured during
+// the work; then the absolute figures with the run spread; then each figure against its own
+// device's limit, labelled as such, with its composite; and published figures beside the same
+// measurement only.
 #include "sections/comparison.hpp"
 
 #include "charts/comparison.hpp"
@@ -28,8 +30,8 @@ std::string or_dash(const std::optional<double>& value, const std::string& unit)
   return value ? format_with_unit(*value, unit) : "—";
 }
 
-// The power each model drew under load: the median over its headline figures' runs of the power
-// during that work (point_watts).
+// The power each model drew during its headline figures' work (point_watts): the median over
+// their runs; nothing where no power was measured during that work.
 std::optional<double> power_under_load(const std::vector<MatchedFigure>& figures,
                                        const std::string& model) {
   std::vector<double> watts;
@@ -37,7 +39,7 @@ std::optional<double> power_under_load(const std::vector<MatchedFigure>& figures
     for (const auto& m : figure.models)
       if (m.model == model)
         for (const PointView* point : m.across.points)
-          if (const auto w = point_watts(*point))
+          if (const auto w = point_watts(*point).watts)
             watts.push_back(*w);
   return median_of(watts);
 }
@@ -45,23 +47,34 @@ std::optional<double> power_under_load(const std::vector<MatchedFigure>& figures
 TableData devices_table(const PageContext& context, const std::vector<MatchedFigure>& headline) {
   const PageModel& page = context.page;
   const Prices& prices = context.options.prices;
-  TableData table({{"device", ""},
-                   {"runs", numeric},
-                   {"theoretical DRAM", numeric},
-                   {"theoretical PCIe", numeric},
-                   {"price", numeric},
-                   {"power under load", numeric}},
-                  "compared-devices");
+  const BoardPowers& boards = context.options.board_power_w;
+  std::vector<Column> columns = {{"device", ""},
+                                 {"runs", numeric},
+                                 {"theoretical DRAM", numeric},
+                                 {"theoretical PCIe", numeric},
+                                 {"price", numeric},
+                                 {"power measured during the work", numeric}};
+  if (!boards.empty())
+    columns.push_back({"board power (prices file), not measured", numeric});
+  TableData table(std::move(columns), "compared-devices");
   for (const auto& model : page.device_models) {
     const auto runs = page.runs_of_model(model);
     const auto usd = price_of(prices, model);
-    table.add_row({{model},
-                   figure_cell(std::to_string(runs.size()), double(runs.size())),
-                   figure_cell(or_dash(runs.front()->dram_gbs, "GB/s"), runs.front()->dram_gbs),
-                   figure_cell(or_dash(runs.front()->pcie_gbs, "GB/s"), runs.front()->pcie_gbs),
-                   figure_cell(usd ? fmt::format("${:.0f}", *usd) : "no price given", usd),
-                   figure_cell(or_dash(power_under_load(headline, model), "W"),
-                               power_under_load(headline, model))});
+    const auto watts = power_under_load(headline, model);
+    std::vector<Cell> cells = {
+        {model},
+        figure_cell(std::to_string(runs.size()), double(runs.size())),
+        figure_cell(or_dash(runs.front()->dram_gbs, "GB/s"), runs.front()->dram_gbs),
+        figure_cell(or_dash(runs.front()->pcie_gbs, "GB/s"), runs.front()->pcie_gbs),
+        figure_cell(usd ? fmt::format("${:.0f}", *usd) : "no price given", usd),
+        figure_cell(watts ? format_with_unit(*watts, "W") : "n/a (not measured during the work)",
+                    watts)};
+    if (!boards.empty()) {
+      const auto board = price_of(boards, model);
+      cells.push_back(
+          figure_cell(board ? format_with_unit(*board, "W") + " board power" : "—", board));
+    }
+    table.add_row(cells);
   }
   return table.sortable();
 }
@@ -108,41 +121,60 @@ TableData composite_table(const std::vector<MatchedFigure>& headline,
   return table;
 }
 
+std::string version_text(const MatchedFigure& figure) {
+  std::string text = fmt::format("v{}", figure.version);
+  if (!figure.other_versions.empty()) {
+    std::string others;
+    for (const long long v : figure.other_versions)
+      others += fmt::format("{}v{}", others.empty() ? "" : ", ", v);
+    text += " (" + others + " left out)";
+  }
+  return text;
+}
+
+// Absolute figures first: each model's median of its runs' medians with their range, then the
+// relative figure, % of its own limit, per $ and per W (or why there is none).
 TableData figures_table(const std::vector<MatchedFigure>& figures, bool headline) {
   const bool prices = std::any_of(figures.begin(), figures.end(), [](const MatchedFigure& f) {
     return std::count_if(f.models.begin(), f.models.end(),
                          [](const ModelFigure& m) { return m.per_kusd.has_value(); }) >= 2;
   });
-  const bool power = std::any_of(figures.begin(), figures.end(), [](const MatchedFigure& f) {
-    return std::count_if(f.models.begin(), f.models.end(),
-                         [](const ModelFigure& m) { return m.per_w.has_value(); }) >= 2;
-  });
-  std::vector<Column> columns = {{"figure", ""},       {"at", ""},
-                                 {"device", ""},       {"median of runs", numeric},
-                                 {"runs", numeric},    {"% of its limit", numeric},
-                                 {"relative", numeric}};
+  std::vector<Column> columns = {{"figure", ""},
+                                 {"class", ""},
+                                 {"version", ""},
+                                 {"device", ""},
+                                 {"at", ""},
+                                 {"median of run medians", numeric},
+                                 {"range of run medians (min – max)", numeric},
+                                 {"runs", numeric},
+                                 {"relative", numeric},
+                                 {"% of its own limit", numeric}};
   if (prices)
     columns.push_back({"per $1000", numeric});
-  if (power)
-    columns.push_back({"per W", numeric});
+  columns.push_back({"per W (measured during the work)", numeric});
   TableData table(std::move(columns), headline ? "comparison" : "comparison-all");
   for (const auto& figure : figures) {
     const ModelFigure& best = figure.best();
+    const std::string unit = figure.metric->unit;
     for (const auto& m : figure.models) {
       const double relative = 1.0 / figure.advantage(m);
       std::vector<Cell> cells = {
-          {figure.title(), "", 0, figure.experiment->anchor},
-          {format_params(figure.params)},
+          {figure.title() + " (" + direction_words(*figure.metric) + ")", "", 0,
+           figure.experiment->anchor},
+          {figure.workload == Workload::other ? "—" : figure.workload_label},
+          {version_text(figure)},
           {m.model},
-          figure_cell(format_with_unit(m.across.median, figure.metric->unit), m.across.median),
+          {format_params(*m.across.params)},
+          figure_cell(format_with_unit(m.across.median, unit), m.across.median),
+          figure_cell(format_range(m.across.min, m.across.max, unit), m.across.max - m.across.min),
           figure_cell(std::to_string(m.across.points.size()), double(m.across.points.size())),
+          figure_cell(&m == &best ? "best" : format_ratio(relative), relative),
           figure_cell(m.across.pct_of_limit ? format_percent(*m.across.pct_of_limit) : "—",
-                      m.across.pct_of_limit),
-          figure_cell(&m == &best ? "best" : format_ratio(relative), relative)};
+                      m.across.pct_of_limit)};
       if (prices)
         cells.push_back(figure_cell(m.per_kusd ? format_number(*m.per_kusd) : "—", m.per_kusd));
-      if (power)
-        cells.push_back(figure_cell(m.per_w ? format_number(*m.per_w) : "—", m.per_w));
+      cells.push_back(figure_cell(
+          m.per_w ? format_number(*m.per_w) : "n/a (" + m.per_w_missing + ")", m.per_w));
       table.add_row(cells, &m == &best ? "best" : "");
     }
   }
@@ -224,6 +256,32 @@ mustache::data folded(const TableData& table, const std::string& summary) {
   return block;
 }
 
+mustache::data absolute_charts(const PageContext& context,
+                               const std::vector<MatchedFigure>& figures) {
+  const auto& models = context.page.device_models;
+  const auto colours = stable_colours(models);
+  std::vector<std::string> units;
+  for (const auto& figure : figures)
+    if (figure.workload != Workload::other &&
+        std::find(units.begin(), units.end(), figure.metric->unit) == units.end())
+      units.push_back(figure.metric->unit);
+  std::vector<MatchedFigure> classed;
+  for (const auto& figure : figures)
+    if (figure.workload != Workload::other)
+      classed.push_back(figure);
+  mustache::data charts{mustache::data::type::list};
+  for (const auto& unit : units) {
+    const json spec = absolute_chart(classed, unit, models, colours);
+    if (!spec.is_null())
+      charts.push_back(chart_block(
+          spec,
+          unit + ", absolute: each bar the median of a model's run medians, the whisker the "
+                 "range of its run medians (min to max)",
+          context.charts));
+  }
+  return charts;
+}
+
 mustache::data chart_list(const PageContext& context, const std::vector<MatchedFigure>& figures) {
   const auto& models = context.page.device_models;
   const auto colours = stable_colours(models);
@@ -240,25 +298,45 @@ mustache::data chart_list(const PageContext& context, const std::vector<MatchedF
         continue;
       std::string caption = family_title(family) + ": ";
       caption += measure == Measure::pct_of_limit
-                     ? "each figure as % of the device's own limit (dashed line: 100 %)"
+                     ? "each figure as % of the device's own limit, not of one scale: a card "
+                       "that reaches more of a lower limit is not the faster card (dashed "
+                       "line: 100 %)"
                  : measure == Measure::per_kusd ? "per $1000 of the price given with --prices"
-                                                : "per watt drawn during the work";
+                                                : "per watt measured during the work";
       charts.push_back(chart_block(spec, caption, context.charts));
     }
   return charts;
 }
 
+mustache::data class_list(const std::vector<ClassLine>& lines) {
+  mustache::data list{mustache::data::type::list};
+  for (const auto& line : lines) {
+    mustache::data item;
+    item.set("label", line.label);
+    item.set("text", line.text().substr(line.label.size() + 2));
+    list.push_back(item);
+  }
+  return list;
+}
+
 std::vector<std::string> notes(const PageContext& context) {
   std::vector<std::string> texts = {
-      "Only matched points are set side by side: the same experiment, parameters and metric on "
-      "every device model, each the median of that model's runs. Each figure is read against "
-      "its own device's limit (DRAM bandwidth for device memory, the PCIe line rate for "
-      "transfers, an experiment's own limit for other units); figures of different limits have "
-      "charts of their own, never a shared axis. Relative: the figure over the best model's "
-      "(for times, the best time over the figure's).",
-      "Composite: per family of limit, the geometric mean of the % of limit of the headline "
-      "figures that every model measured (one per experiment), so that no single figure "
-      "dominates and every model is averaged over the same figures."};
+      "Only matched points are set side by side: the same experiment at the same version, "
+      "parameters and metric on every device model, each the median of that model's runs' "
+      "medians. Where models measured several versions of an experiment, the newest version "
+      "every compared model measured is used and the others are left out (column version).",
+      "Per workload class (from each metric's declaration: device-memory bandwidth against DRAM "
+      "is memory-bound, on-chip FLOP/s is compute, one class per precision, host-link and "
+      "GPU-GPU transfers, a device-memory latency at its largest working set is latency at "
+      "DRAM): the geometric mean over the class's headline figures of each model's figure "
+      "relative to the other's; per $ and per W are the same two models in the same order, so "
+      "below 1× the second model leads on that measure. A throughput is each model's best point "
+      "among those every "
+      "model measured (a peak, not one intensity).",
+      "Per W: each run's figure over the power measured during that work (the point's energy "
+      "counter, else the telemetry readings during it or its experiment), then the median over "
+      "the runs; n/a, with the reason, where no power was measured during that work. The whole "
+      "run's median power, which includes idle gaps and host phases, is never used."};
   if (!context.options.prices.empty()) {
     std::string unknown;
     for (const auto& [model, usd] : context.options.prices)
@@ -271,8 +349,9 @@ std::vector<std::string> notes(const PageContext& context) {
                          ? std::string()
                          : " Prices for models not in these results: " + unknown + "."));
   }
-  texts.push_back("Per W: each run's figure over the power drawn during that work, then the "
-                  "median over the runs; only where two or more models have power telemetry.");
+  if (!context.options.board_power_w.empty())
+    texts.push_back("Board power: as the prices file states it, a rated figure and not a "
+                    "measurement; no per-W figure is divided by it.");
   return texts;
 }
 
@@ -285,11 +364,16 @@ mustache::data comparison_section(const PageContext& context) {
   const auto every = matched_figures(context.page, context.options.prices, false);
   mustache::data section;
   section.set("notes", text_list(notes(context)));
+  const auto lines = class_lines(headline, context.page.device_models);
+  mustache::data classes;
+  classes.set("lines", class_list(lines));
+  section.set("classes", lines.empty() ? mustache::data(false) : classes);
   section.set("compared_devices", devices_table(context, headline).data());
-  const TableData composite = composite_table(headline, context.page.device_models);
-  section.set("composite", composite.row_count() ? composite.data() : mustache::data(false));
   section.set("figures",
               headline.empty() ? mustache::data(false) : figures_table(headline, true).data());
+  section.set("absolute_charts", absolute_charts(context, headline));
+  const TableData composite = composite_table(headline, context.page.device_models);
+  section.set("composite", composite.row_count() ? composite.data() : mustache::data(false));
   section.set("charts", chart_list(context, headline));
   const TableData published = published_table(context);
   section.set("published", published.row_count()

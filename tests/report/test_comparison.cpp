@@ -1,14 +1,18 @@
-// The buyer's comparison (report/matched.cpp, charts/comparison.cpp, sections/comparison.cpp):
-// matched points only, each figure against its own device's limit, published figures beside the
-// same measurement only, DRAM and PCIe on charts of their own, per-$ and per-W only with two or
-// more models, stable colours, sortable tables and the composite; the --prices file's checks; and
-// a point's own limit (extra.limit_gbs).
+// The buyer's comparison (report/matched.cpp, charts/comparison.cpp, sections/comparison.cpp,
+// markdown_comparison.cpp): matched points only, of one experiment version; one line per
+// workload class, a geometric mean; absolute values first with the run spread; each figure
+// against its own device's limit after; published figures beside the same measurement only, DRAM
+// and PCIe on charts of their own, per-$ and per-W only with two or more models, per-W only from
+// power measured during the work, stable colours, sortable tables and the composite; the --prices
+// file's checks (board power included); and a point's own limit (extra.limit_gbs).
 #include "charts/comparison.hpp"
 #include "context.hpp"
 #include "core/errors.hpp"
+#include "core/text.hpp"
 #include "fixtures.hpp"
 #include "format.hpp"
 #include "headlines.hpp"
+#include "markdown.hpp"
 #include "matched.hpp"
 #include "page_text.hpp"
 #include "palette.hpp"
@@ -58,7 +62,9 @@ TEST_F(Comparison, OnlyPointsMeasuredOnEveryModelAtTheSameParametersAreSetSideBy
       EXPECT_EQ(*model.across.params, figure.params) << figure.title();
   }
   const MatchedFigure& offset = matched(headline, "offset_copy", "effective_bandwidth");
-  // The best point on the H200 that both models measured, with each model's median of runs.
+  // A memory-bound throughput: each model at its own best point among those both measured.
+  EXPECT_EQ(offset.workload, Workload::memory_bound);
+  EXPECT_TRUE(offset.own_best);
   EXPECT_EQ(offset.params, json({{"word_bytes", 8}, {"offset", 8}}));
   EXPECT_EQ(offset.models[0].model, h200);
   EXPECT_EQ(offset.models[0].across.points.size(), 10u);
@@ -67,11 +73,15 @@ TEST_F(Comparison, OnlyPointsMeasuredOnEveryModelAtTheSameParametersAreSetSideBy
   EXPECT_EQ(&offset.best(), &offset.models[0]);
   EXPECT_NEAR(offset.advantage(offset.models[1]),
               offset.models[0].across.median / offset.models[1].across.median, 1e-12);
+  for (std::size_t m = 0; m < 2; ++m)
+    for (const auto& other : every)
+      if (other.experiment == offset.experiment && other.metric == offset.metric)
+        EXPECT_LE(other.models[m].across.median, offset.models[m].across.median + 1e-9);
 }
 
 TEST(ComparisonMatching, APointOneModelLacksIsNeverComparedWithAnotherPoint) {
   json results = history();
-  // The A100 never measured offset 8: the comparison moves to a point both measured.
+  // The A100 never measured offset 8: the comparison moves to points both measured.
   for (std::size_t r = 10; r < 12; ++r) {
     json& measurements = results["runs"][r]["measurements"];
     for (auto it = measurements.begin(); it != measurements.end();)
@@ -82,9 +92,62 @@ TEST(ComparisonMatching, APointOneModelLacksIsNeverComparedWithAnotherPoint) {
   const PageModel page = build_page_model(results, catalog());
   const auto figures = matched_figures(page, {}, true);
   const MatchedFigure& offset = matched(figures, "offset_copy", "effective_bandwidth");
-  EXPECT_NE(offset.params["offset"], 8);
   ASSERT_EQ(offset.models.size(), 2u);
-  EXPECT_EQ(*offset.models[1].across.params, offset.params);
+  for (const auto& model : offset.models)
+    EXPECT_NE((*model.across.params)["offset"], 8) << model.model;
+}
+
+// A fixture where the H200 measured offset_copy at versions 1 and 2 and the A100 at version 2
+// only: only version 2's points are compared, never pooled with version 1's.
+TEST(ComparisonMatching, TwoVersionsOfOneExperimentAreNeverMatched) {
+  json results = history();
+  for (std::size_t r = 0; r < results["runs"].size(); ++r) {
+    json& run = results["runs"][r];
+    const bool old = r < 5; // H200 runs 0-4: version 1, at half the bandwidth
+    for (json& e : run["experiments"])
+      if (e["name"] == "offset_copy")
+        e["version"] = old ? 1 : 2;
+    if (!old)
+      continue;
+    for (json& m : run["measurements"])
+      if (m["experiment"] == "offset_copy") {
+        for (json& sample : m["samples"])
+          sample = sample.get<double>() / 2;
+        for (const char* key : {"median", "min", "max", "mean", "q1", "q3", "ci_low", "ci_high"})
+          if (m[key].is_number())
+            m[key] = m[key].get<double>() / 2;
+      }
+  }
+  const PageModel page = build_page_model(results, catalog());
+  const auto figures = matched_figures(page, {}, true);
+  const MatchedFigure& offset = matched(figures, "offset_copy", "effective_bandwidth");
+  EXPECT_EQ(offset.version, 2);
+  EXPECT_EQ(offset.other_versions, std::vector<long long>{1});
+  const ModelFigure& h = offset.models[0];
+  ASSERT_EQ(h.model, h200);
+  ASSERT_EQ(h.across.points.size(), 5u); // runs 5-9 only
+  std::vector<double> medians;
+  for (const PointView* point : h.across.points) {
+    EXPECT_GE(point->run->index, 5u);
+    medians.push_back(point->median);
+  }
+  std::sort(medians.begin(), medians.end());
+  EXPECT_DOUBLE_EQ(h.across.median, medians[2]); // the median of the five v2 run medians
+  EXPECT_NEAR(offset.advantage(offset.models[1]), h.across.median / offset.models[1].across.median,
+              1e-12);
+  for (const auto& figure : matched_figures(page, {}, false))
+    if (figure.experiment == offset.experiment)
+      for (const auto& model : figure.models)
+        for (const PointView* point : model.across.points)
+          EXPECT_TRUE(model.model != h200 || point->run->index >= 5) << figure.title();
+  // Without a version both measured, nothing is compared.
+  for (json& run : results["runs"])
+    for (json& e : run["experiments"])
+      if (e["name"] == "offset_copy")
+        e["version"] = run["device"]["name"] == h200 ? 1 : 2;
+  const PageModel apart = build_page_model(results, catalog());
+  for (const auto& figure : matched_figures(apart, {}, true))
+    EXPECT_NE(figure.experiment->name, "offset_copy");
 }
 
 TEST_F(Comparison, TimesAreComparedTheRightWayRound) {
@@ -101,7 +164,13 @@ TEST_F(Comparison, PerDollarAndPerWattNeedTwoModelsWithAPriceOrPower) {
   const MatchedFigure& offset = matched(headline, "offset_copy", "effective_bandwidth");
   EXPECT_NEAR(*offset.models[0].per_kusd, offset.models[0].across.median / 32.0, 1e-9);
   EXPECT_NEAR(*offset.models[1].per_kusd, offset.models[1].across.median / 10.0, 1e-9);
-  ASSERT_TRUE(offset.models[0].per_w); // median over runs of GB/s / the power of the work
+  // The fixture's telemetry does not name the experiment in flight: no per-W figure, and the
+  // reason, never the whole run's median power.
+  EXPECT_FALSE(offset.models[0].per_w);
+  EXPECT_EQ(offset.models[0].per_w_missing,
+            "power not measured during this experiment in these runs");
+  EXPECT_EQ(offset.models[1].per_w_missing, // its second run has no telemetry at all
+            "power not measured during this experiment in these runs");
   const auto colours = stable_colours(page.device_models);
   EXPECT_FALSE(
       matched_chart(headline, "DRAM", Measure::per_kusd, page.device_models, colours).is_null());
@@ -185,7 +254,12 @@ TEST_F(Comparison, TheCompositeIsTheGeometricMeanOfPercentOfLimitPerFamily) {
                          std::to_string(n) + "\">" + std::to_string(n) + "</td><td class=\"num\""),
             std::string::npos);
   EXPECT_NE(section.find(">" + expected + "</td>"), std::string::npos) << expected;
-  EXPECT_NE(section.find("Composite: per family of limit, the geometric mean"), std::string::npos);
+  // After the absolute values, and labelled as each card's own limit.
+  const std::size_t own = section.find("<h3>% of each card's own limit</h3>");
+  ASSERT_NE(own, std::string::npos);
+  EXPECT_LT(section.find("<h3>Headline figures, matched: absolute values</h3>"), own);
+  EXPECT_NE(section.find("A card that reaches more of a lower limit is not the faster card"),
+            std::string::npos);
 }
 
 TEST_F(Comparison, PublishedFiguresAreShownOnlyBesideTheSameMeasurement) {
@@ -228,9 +302,37 @@ TEST(PerWatt, UsesThePowerDrawnDuringThePointsWork) {
   const ModelFigure& offset = matched(figures, "offset_copy", "effective_bandwidth").models[0];
   ASSERT_TRUE(offset.per_w);
   EXPECT_NEAR(*offset.per_w, offset.across.median / 400.0, 1e-6);
-  for (const auto& model : matched(figures, "h2d_copy", "effective_bandwidth").models)
+  for (const auto& model : matched(figures, "h2d_copy", "effective_bandwidth").models) {
     EXPECT_FALSE(model.per_w) << "no power was measured during h2d_copy: no figure, not the "
                                  "run's median";
+    EXPECT_FALSE(model.per_w_missing.empty());
+  }
+  // The class line carries the measured per W of the figures that have one.
+  const auto lines = class_lines(figures, page.device_models);
+  const auto memory = std::find_if(lines.begin(), lines.end(),
+                                   [](const ClassLine& l) { return l.label == "memory-bound"; });
+  ASSERT_NE(memory, lines.end());
+  EXPECT_TRUE(memory->per_w);
+  EXPECT_NE(memory->text().find(", per W " + format_ratio(*memory->per_w)), std::string::npos)
+      << memory->text();
+}
+
+TEST(PerWatt, NotAvailableWithTheReasonWhereTelemetryDoesNotNameTheExperiment) {
+  RenderOptions options;
+  options.board_power_w = {{h200, 700}, {a100, 400}}; // never a measured power
+  const json results = history();
+  const PageModel page = build_page_model(results, catalog());
+  for (const auto& figure : matched_figures(page, options.prices, true))
+    for (const auto& model : figure.models)
+      EXPECT_FALSE(model.per_w) << figure.title();
+  const std::string section =
+      comparison_of(render_html(results, catalog(), json::array(), options));
+  EXPECT_NE(section.find("per W n/a (power not measured during this experiment in these runs)"),
+            std::string::npos);
+  EXPECT_NE(section.find("n/a (power not measured during this experiment in these runs)</td>"),
+            std::string::npos);
+  // The whole run's median power (the fixture's readings: about 500 W) is nowhere a per-W.
+  EXPECT_EQ(section.find("power drawn during the work"), std::string::npos);
 }
 
 TEST(ComparisonShown, OnlyWithTwoOrMoreModels) {
@@ -265,6 +367,121 @@ TEST(Prices, BadDocumentsAreInputErrorsThatSayWhatIsWrong) {
       EXPECT_EQ(std::string(error.what()).rfind("--prices p.json: ", 0), 0u) << error.what();
     }
   }
+}
+
+TEST(Prices, BoardPowerLoadsAndIsShownAsBoardPowerNeverAsMeasured) {
+  const PriceFile file = parse_price_file(json::parse(
+      R"({"NVIDIA H200": {"usd": 32000, "board_power_w": 700}, "NVIDIA A100-SXM4-40GB": 10000,
+          "Tesla V100": {"board_power_w": 300}})"));
+  const Prices prices = {{"NVIDIA H200", 32000}, {"NVIDIA A100-SXM4-40GB", 10000}};
+  const BoardPowers boards = {{"NVIDIA H200", 700}, {"Tesla V100", 300}};
+  EXPECT_EQ(file.prices, prices);
+  EXPECT_EQ(file.board_power_w, boards);
+  RenderOptions options;
+  options.prices = file.prices;
+  options.board_power_w = file.board_power_w;
+  const std::string section =
+      comparison_of(render_html(history(), catalog(), json::array(), options));
+  EXPECT_NE(section.find("board power (prices file), not measured</th>"), std::string::npos);
+  EXPECT_NE(section.find(">700.0 W board power</td>"), std::string::npos);
+  EXPECT_NE(section.find("a rated figure and not a measurement"), std::string::npos);
+  EXPECT_NE(section.find("n/a (not measured during the work)"), std::string::npos);
+  // The markdown says the same.
+  const std::string md = render_markdown(history(), catalog(), options);
+  EXPECT_NE(md.find("| board power (prices file), not measured |"), std::string::npos);
+  EXPECT_NE(md.find("| 700.0 W |"), std::string::npos);
+}
+
+TEST(Prices, BadEntriesAreOneSentenceNamingTheFileAndTheEntry) {
+  const std::pair<const char*, const char*> cases[] = {
+      {R"({"NVIDIA H200": {"usd": "a"}})", "the price of \"NVIDIA H200\" is \"a\""},
+      {R"({"NVIDIA H200": {"usd": 32000, "watts": 700}})",
+       "the entry of \"NVIDIA H200\" has an unknown field \"watts\""},
+      {R"({"NVIDIA H200": {}})", "the entry of \"NVIDIA H200\" is empty"},
+      {R"({"NVIDIA H200": {"board_power_w": 0}})", "the board power of \"NVIDIA H200\" is 0"},
+      {R"({"NVIDIA H200": {"board_power_w": 7e6}})", "outside the plausible range 1 to 100000"},
+      {R"({"NVIDIA H200": {"board_power_w": [700]}})", "not a positive number of watts"},
+  };
+  for (const auto& [text, message] : cases) {
+    try {
+      parse_price_file(json::parse(text), "--prices p.json");
+      ADD_FAILURE() << "accepted " << text;
+    } catch (const apod::InputError& error) {
+      const std::string what = error.what();
+      EXPECT_NE(what.find(message), std::string::npos) << what;
+      EXPECT_EQ(what.rfind("--prices p.json: ", 0), 0u) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  }
+}
+
+// One line per workload class: the geometric mean, over the class's headline figures, of one
+// model's figure over the other's; per $ the same over the prices.
+TEST_F(Comparison, ClassLinesAreGeometricMeansOfTheClassesFigures) {
+  const auto lines = class_lines(headline, page.device_models);
+  const auto memory = std::find_if(lines.begin(), lines.end(),
+                                   [](const ClassLine& l) { return l.label == "memory-bound"; });
+  ASSERT_NE(memory, lines.end());
+  double log_sum = 0;
+  std::size_t n = 0;
+  for (const auto& figure : headline)
+    if (figure.workload == Workload::memory_bound && figure.models.size() == 2) {
+      log_sum += std::log(figure.models[0].across.median / figure.models[1].across.median);
+      ++n;
+    }
+  ASSERT_GE(n, 3u); // peak_copy, offset_copy, stride_copy, atomics_contention
+  const double by_hand = std::exp(log_sum / n);
+  EXPECT_EQ(memory->figures, n);
+  EXPECT_EQ(memory->best, h200);
+  EXPECT_EQ(memory->runner_up, a100);
+  EXPECT_NEAR(memory->ratio, by_hand, 1e-9);
+  ASSERT_TRUE(memory->per_usd);
+  EXPECT_NEAR(*memory->per_usd, by_hand * 10000.0 / 32000.0, 1e-9);
+  EXPECT_EQ(memory->text(),
+            fmt::format("memory-bound: {} {} over {}, per $ {}, per W n/a (power not measured "
+                        "during this experiment in these runs); geometric mean of {} figures",
+                        h200, format_ratio(by_hand), a100,
+                        format_ratio(by_hand * 10000.0 / 32000.0), n));
+  // The host link class: h2d_copy's best pinned transfer on each.
+  const auto host = std::find_if(lines.begin(), lines.end(),
+                                 [](const ClassLine& l) { return l.label == "host link"; });
+  ASSERT_NE(host, lines.end());
+  // In the section and on the first screen.
+  RenderOptions options;
+  options.prices = prices;
+  const std::string html = render_html(results, catalog(), json::array(), options);
+  const std::string section = comparison_of(html);
+  EXPECT_NE(section.find("<li><strong>memory-bound</strong>: " + h200 + " " +
+                         format_ratio(by_hand) + " over " + a100),
+            std::string::npos);
+  const std::size_t better = html.find("id=\"better-for-what\"");
+  ASSERT_NE(better, std::string::npos);
+  EXPECT_NE(html.find(">memory-bound</a>", better), std::string::npos);
+  EXPECT_NE(html.find("per $ " + format_ratio(by_hand * 10000.0 / 32000.0), better),
+            std::string::npos);
+}
+
+TEST_F(Comparison, MarkdownHasTheClassLinesAndHonoursPrices) {
+  const auto lines = class_lines(headline, page.device_models);
+  ASSERT_FALSE(lines.empty());
+  RenderOptions options;
+  options.prices = prices;
+  const std::string md = render_markdown(results, catalog(), options);
+  const std::size_t start = md.find("## Buyer's comparison\n");
+  ASSERT_NE(start, std::string::npos);
+  for (const auto& line : lines) {
+    EXPECT_NE(md.find(markdown_text(line.label), start), std::string::npos) << line.label;
+    EXPECT_NE(md.find(line.efficiency_text(), start), std::string::npos) << line.efficiency_text();
+  }
+  EXPECT_NE(md.find("per $ " + format_ratio(*lines.front().per_usd), start), std::string::npos);
+  EXPECT_NE(md.find("| $32000 |", start), std::string::npos);
+  EXPECT_NE(md.find("| per $1000 |", start), std::string::npos);
+  const std::string unpriced = render_markdown(results, catalog(), {});
+  EXPECT_NE(unpriced.find("per $ n/a ("), std::string::npos);
+  EXPECT_EQ(unpriced.find("| per $1000 |"), std::string::npos);
+  // One model: no comparison.
+  EXPECT_EQ(render_markdown(one_run(), catalog(), options).find("## Buyer's comparison"),
+            std::string::npos);
 }
 
 TEST(Prices, UnreadableAndMalformedFilesAreInputErrors) {
