@@ -7,6 +7,7 @@
 
 #include "format.hpp"
 #include "headlines.hpp"
+#include "markdown_comparison.hpp"
 #include "model.hpp"
 #include "trust.hpp"
 #include "verdict.hpp"
@@ -272,6 +273,7 @@ std::string render_markdown(const std::vector<RunRecord>& runs, const json& cata
   for (const auto& model : page.device_models)
     text += headline_table(page, headlines, verdict, model);
   // buyer's comparison (report/markdown_comparison.cpp)
+  text += comparison_markdown(page, options);
   const auto shown = runs_shown(page);
   if (shown.size() < page.runs.size())
     text += fmt::format("Points of the newest run of each device model ({} of {} runs; "

@@ -17,6 +17,7 @@ const path = require('path');
 const { pathToFileURL } = require('url');
 const { chromium } = require('playwright-core');
 const page_checks = require('./page_checks');
+const history_checks = require('./history_checks');
 
 const ALLOWED_SCHEMES = ['file:', 'data:', 'blob:', 'about:'];
 // Data marks only: axes, legends and the theoretical-limit rule and label are drawn whatever the
@@ -149,6 +150,8 @@ async function main() {
     if (result.pwned) failures.push('a script injected through the data ran (window.__apod_pwned is set)');
 
     failures.push(...await page_checks.first_screen(page));
+    const sparklines = await history_checks.sparklines(page); // before any row is opened
+    failures.push(...sparklines.failures);
     const on_demand = await page_checks.on_demand_charts(page, args.open_rows, MARK_SELECTOR);
     failures.push(...on_demand.failures);
     failures.push(...await page_checks.chart_text(page));
@@ -162,7 +165,8 @@ async function main() {
     console.log(`report: ${html}`);
     console.log(`experiment sections: ${result.sections}; charts: ${result.charts.length} ` +
                 `(${result.charts.map((c) => `${c.id}: ${c.marks} marks`).join(', ')}); ` +
-                `history rows: ${on_demand.rows}, ${on_demand.opened} opened and drawn`);
+                `history rows: ${on_demand.rows}, ${on_demand.opened} opened and drawn, ` +
+                `${sparklines.drawn} sparklines drawn when seen`);
   } finally {
     await context.close();
     fs.rmSync(user_data_dir, { recursive: true, force: true });
