@@ -22,6 +22,9 @@ inline constexpr std::size_t max_series = 10;
 struct ChartBlock {
   json spec;
   std::string caption;
+  /// A residual chart's sentence on its model's miss past the model's bound ("" within it),
+  /// repeated under the chart that draws the model.
+  std::string miss;
 };
 
 /// Fonts and axis sizes shared by every chart of the page.

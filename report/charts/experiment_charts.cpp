@@ -8,6 +8,7 @@
 #include "charts/series.hpp"
 #include "charts/sweep.hpp"
 #include "charts/sweep_of.hpp"
+#include "charts/tooltips.hpp"
 #include "format.hpp"
 
 #include <fmt/format.h>
@@ -39,7 +40,8 @@ std::optional<ChartBlock> residual_block(const DesignInput& in, const Chart& cha
   const auto sweep = declared_sweep(in, chart);
   if (!sweep)
     return std::nullopt;
-  const auto spec = residual_spec(in.page, in.experiment, *sweep);
+  ModelMiss miss;
+  const auto spec = residual_spec(in.page, in.experiment, *sweep, &miss);
   if (!spec)
     return std::nullopt;
   // A model beside a measurement is a claim: its miss is drawn, not left to the eye.
@@ -52,8 +54,71 @@ std::optional<ChartBlock> residual_block(const DesignInput& in, const Chart& cha
         chart.model_bound * 100));
   else
     sentences.push_back("The model states no bound (docs/method.md says where it misses)");
-  return ChartBlock{*spec, caption("Residual of the " + chart.model_label + ": " + chart.caption,
-                                   in.page, sweep_plan(in.page, *sweep), sentences)};
+  const std::string missed = model_miss_sentence(miss, chart.model_bound, chart.model_label);
+  sentences.push_back(missed);
+  return ChartBlock{*spec,
+                    caption("Residual of the " + chart.model_label + ": " + chart.caption, in.page,
+                            sweep_plan(in.page, *sweep), sentences),
+                    missed};
+}
+
+// The sweep again as % of each device's own limit, beside the published figures as % of the
+// limit their sources state for their devices (issue 25): where a source published figures of
+// an older GPU, their absolute values lie on the axis of a chart scaled to today's, and the
+// shape they were published to show (the drop when misaligned) is invisible.
+std::optional<ChartBlock> share_block(const DesignInput& in, const Chart& chart) {
+  if (chart.shape != ChartShape::sweep)
+    return std::nullopt;
+  auto sweep = declared_sweep(in, chart);
+  if (!sweep)
+    return std::nullopt;
+  const LimitKind kind = declared_limit(in.experiment, chart.metric);
+  std::vector<const json*> with_limit, without;
+  for (const json* figure : sweep->published)
+    (published_pct_of_limit(*figure, kind) ? with_limit : without).push_back(figure);
+  const PointView* limited = nullptr;
+  for (const auto& p : sweep->metric->points)
+    if (!limited && p.ok && p.limit_gbs)
+      limited = &p;
+  if (with_limit.empty() || !limited)
+    return std::nullopt;
+  Sweep share = *sweep;
+  share.as_pct_of_limit = true;
+  share.limit_kind = kind;
+  share.published = with_limit;
+  share.model_key.clear();
+  share.model_metric = nullptr;
+  share.ideal = nullptr;
+  share.notes.clear();
+  share.device_limits = false;
+  share.log_y = false;
+  share.rules = {{100, "each device's theoretical limit", false, "", "", "limit"}};
+  share.y_title = "% of its own device's limit";
+  const char* field =
+      kind == LimitKind::pcie ? "theoretical_pcie_gbs" : "theoretical_bandwidth_gbs";
+  std::vector<std::string> devices, left_off;
+  for (const json* figure : with_limit)
+    add_unique(devices, string_at(*figure, "device") + " " +
+                            format_with_unit(figure->at(field).get<double>(), "GB/s"));
+  for (const json* figure : without)
+    add_unique(left_off, string_at(*figure, "device"));
+  const auto joined = [](const std::vector<std::string>& names, const char* between) {
+    std::string text;
+    for (std::size_t i = 0; i < names.size(); ++i)
+      text += (i ? between : "") + names[i];
+    return text;
+  };
+  std::vector<std::string> sentences = {
+      "Each measured point is a percentage of its own device's limit (" +
+      limit_words_of(in.experiment, *limited) +
+      "); each published figure a percentage of the limit its source states for its device (" +
+      joined(devices, "; ") +
+      "), so the shapes compare across GPU generations, not the absolute rates."};
+  if (!left_off.empty())
+    sentences.push_back(
+        "Left off, their sources stating no limit for the device: " + joined(left_off, ", ") + ".");
+  return sweep_block(in, share, "The same as a share of each device's limit: " + chart.caption,
+                     sentences);
 }
 
 } // namespace charts
@@ -65,8 +130,15 @@ std::vector<ChartBlock> experiment_charts(const PageModel& page, const Experimen
   for (const Chart& chart : experiment.declaration->charts)
     if (auto block = charts::chart_block(in, chart)) {
       blocks.push_back(std::move(*block));
-      if (auto residual = charts::residual_block(in, chart))
+      if (auto share = charts::share_block(in, chart))
+        blocks.push_back(std::move(*share));
+      const std::size_t main = blocks.size() - 1;
+      if (auto residual = charts::residual_block(in, chart)) {
+        // The model's miss is said under the chart that draws the model too.
+        if (!residual->miss.empty())
+          blocks[main].caption += " " + residual->miss;
         blocks.push_back(std::move(*residual));
+      }
     }
   if (!blocks.empty())
     return blocks;

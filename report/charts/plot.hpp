@@ -86,6 +86,11 @@ struct Sweep {
   std::vector<Note> notes;                               ///< labelled points the design adds
   std::function<std::string(const PointView&)> shape_of; ///< a marker shape's legend word
   std::string shape_title;
+  /// Drawn as % of each device's own theoretical limit (limit_gbs), the published figures as %
+  /// of the limit their source states for their device: shape beside shape (issue 25: a 2009
+  /// GPU's 46-80 GB/s on a 0-3500 GB/s axis hides the drop it was published to show).
+  bool as_pct_of_limit = false;
+  LimitKind limit_kind = LimitKind::none; ///< which of a figure's stated limits applies
   int height = 300;
   /// The caption's sentences after the runs sentence: the declaration's, its bounds', its
   /// figures'.

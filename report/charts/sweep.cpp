@@ -10,7 +10,10 @@
 #include "format.hpp"
 #include "palette.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 
 namespace apod::report::charts {
 
@@ -449,13 +452,36 @@ json sweep_spec(const PageModel& page, const ExperimentView& experiment, const S
 }
 
 std::optional<json> residual_spec(const PageModel& page, const ExperimentView& experiment,
-                                  const Sweep& sweep) {
+                                  const Sweep& sweep, ModelMiss* miss) {
   const SweepData data = sweep_data(page, experiment, sweep);
   if (!data.with_residual)
     return std::nullopt;
+  if (miss) {
+    std::vector<double> residuals, ratios;
+    for (const auto& row : data.rows)
+      if (row["kind"] == kind::measured && row.contains("residual_pct")) {
+        residuals.push_back(std::abs(row["residual_pct"].get<double>()));
+        ratios.push_back(1 + row["residual_pct"].get<double>() / 100);
+      }
+    *miss = {residuals.size(), apod::summarize(residuals).median, apod::summarize(ratios).median};
+  }
   const SweepLayers layers(data, sweep);
   const int height = layers.horizontal() ? int(18 * data.x_order.size()) + 40 : 140;
   return view_spec(data, layers.residual(), height);
+}
+
+std::string model_miss_sentence(const ModelMiss& miss, double bound, const std::string& label) {
+  if (miss.points == 0 || (bound > 0 && miss.median_abs_pct <= bound * 100))
+    return "";
+  // Past a factor of two a percentage hides the size of the miss: "3.8 times its figure".
+  const std::string by =
+      miss.median_ratio >= 2 ? fmt::format("measuring {:.2g} times its figure", miss.median_ratio)
+      : miss.median_ratio <= 0.5 ? fmt::format("measuring {:.2g} of its figure", miss.median_ratio)
+                                 : fmt::format("by {:.3g}%", miss.median_abs_pct);
+  const std::string of = bound > 0 ? fmt::format("its bound is {:g}%", bound * 100)
+                                   : std::string("it declares no bound");
+  return fmt::format("The {} misses {} (median over {} point{}; {}).", label, by, miss.points,
+                     miss.points == 1 ? "" : "s", of);
 }
 
 } // namespace apod::report::charts

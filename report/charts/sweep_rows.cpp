@@ -24,6 +24,10 @@ void add_measured(SweepData& data, const ExperimentView& experiment, const Sweep
     json row = {{"kind", kind::measured}, {"x", x_of(sweep, p)}, {"y", p.y},        {"low", p.low},
                 {"high", p.high},         {"series", p.series},  {"facet", p.facet}};
     add_tooltip_fields(row, p, experiment, metric);
+    if (sweep.as_pct_of_limit) {
+      row["median_text"] = format_percent(p.y) + " of its device's limit";
+      row["range_text"] = format_range(p.low, p.high, "%");
+    }
     if (!data.plan.runs_apart && !data.plan.aggregated) // one run: its tooltip names no run
       row.erase("who");
     if (sweep.shape_of)
@@ -109,8 +113,15 @@ void add_limits(SweepData& data, const ExperimentView& experiment, const Sweep& 
 void add_published(SweepData& data, const Sweep& sweep) {
   for (const json* figure : sweep.published) {
     const json& params = member(*figure, "params");
-    const double value = figure->at("value").get<double>();
-    const std::string unit = string_at(*figure, "unit");
+    double value = figure->at("value").get<double>();
+    std::string unit = string_at(*figure, "unit");
+    if (sweep.as_pct_of_limit) { // of the limit its own source states for its device
+      const auto pct = published_pct_of_limit(*figure, sweep.limit_kind);
+      if (!pct)
+        continue;
+      value = *pct;
+      unit = "%";
+    }
     const std::string device = string_at(*figure, "device", "published");
     const std::string tip = device + ": " + format_with_unit(value, unit) + " (" +
                             string_at(*figure, "source") + "; " + string_at(*figure, "citation") +
@@ -386,6 +397,18 @@ SweepData sweep_data(const PageModel& page, const ExperimentView& experiment, co
   const auto points = kept_points(*sweep.metric, sweep_keep(sweep));
   data.plan = plan_series(page, points, sweep.colour, sweep.colour_title);
   data.plotted = plot_points(points, data.plan);
+  if (sweep.as_pct_of_limit) { // each point over its own device's limit
+    std::vector<Plotted> shares;
+    for (Plotted p : data.plotted) {
+      const auto limit = p.points.front()->limit_gbs;
+      if (!limit || !(*limit > 0))
+        continue;
+      for (double* v : {&p.y, &p.low, &p.high})
+        *v = *v / *limit * 100;
+      shares.push_back(std::move(p));
+    }
+    data.plotted = std::move(shares);
+  }
   data.series = series_order(data.plotted);
   for (const Plotted& p : data.plotted) {
     const json x = x_of(sweep, p);

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <tuple>
 
@@ -20,8 +21,112 @@ namespace apod::report {
 
 namespace {
 
-// Past this many rows a values table starts folded, so a page of 100 runs stays readable.
+// Past this many rows a table of published figures starts folded (a values table always does).
 constexpr std::size_t open_table_rows = 40;
+
+// The section's words without the names its code stores (issue 25: a reader met
+// `extra.model_gbs` and `elements_per_thread` in descriptions, captions and column headers); the
+// folded method note keeps those names for whoever reads the store.
+
+bool name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+}
+
+// Every stored name the section may spell, with the page's words for it.
+std::map<std::string, std::string> words_for_names(const PageModel& page,
+                                                   const ExperimentView& experiment) {
+  std::map<std::string, std::string> words;
+  for (const Declaration& other : page.catalog)
+    if (!other.title.empty())
+      words[other.name] = other.title;
+  for (const auto& view : page.experiments)
+    if (!view.title.empty())
+      words[view.name] = view.title;
+  const Declaration& declared = *experiment.declaration;
+  for (const Metric& metric : declared.metrics)
+    words[metric.name] = metric.title.empty() ? display_name(metric.name) : metric.title;
+  for (const auto& metric : experiment.metrics)
+    words[metric.metric] = metric.title();
+  for (const Param& param : declared.params)
+    words[param.key] = experiment.param_title(param.key);
+  for (const auto& key : experiment.param_keys)
+    words[key] = experiment.param_title(key);
+  return words;
+}
+
+// `text` with every stored name it spells in the page's words for it: a parameter's declared
+// title, a metric's title, another experiment's title, `extra.KEY` as KEY in prose. Names it does
+// not know (a CUDA function, a clock) stay as written.
+std::string readable_text(const std::string& text, const PageModel& page,
+                          const ExperimentView& experiment) {
+  const auto words = words_for_names(page, experiment);
+  std::string out;
+  std::size_t i = 0;
+  while (i < text.size()) {
+    if (!name_char(text[i]) || (i > 0 && name_char(text[i - 1]))) {
+      out += text[i++];
+      continue;
+    }
+    std::size_t end = i;
+    while (end < text.size() && name_char(text[end]))
+      ++end;
+    std::string name = text.substr(i, end - i);
+    std::string trailing; // a sentence's full stop is not part of the name
+    while (!name.empty() && name.back() == '.') {
+      trailing += '.';
+      name.pop_back();
+    }
+    std::string replaced = name;
+    const bool after_in = out.size() >= 3 && out.compare(out.size() - 3, 3, "in ") == 0;
+    if (name == "extra" && after_in) { // "stored in extra": the store's word, not the adjective
+      replaced = "the point's stored figures";
+    } else if (name.rfind("extra.", 0) == 0 && name.size() > 6) {
+      const std::string key = name.substr(6);
+      const auto known = words.find(key);
+      replaced = known != words.end() ? known->second : display_name(key);
+    } else if (const auto known = words.find(name);
+               known != words.end() && name.find('_') != std::string::npos) {
+      replaced = known->second; // one-word names ("offset") read as words already
+    }
+    out += replaced + trailing;
+    i = end;
+  }
+  return out;
+}
+
+// The folded method note (<details class="method">): the description as declared, and each
+// stored name (parameter, metric, extra key) with the page's words for it or what it means.
+mustache::data method_note(const ExperimentView& experiment) {
+  const Declaration& declared = *experiment.declaration;
+  mustache::data names{mustache::data::type::list};
+  const auto add = [&names](const std::string& name, const std::string& what) {
+    mustache::data item;
+    item.set("name", name);
+    item.set("what", what);
+    names.push_back(item);
+  };
+  add(experiment.name, "the experiment (apod run --only " + experiment.name + ")");
+  for (const auto& key : experiment.param_keys)
+    add(key, "parameter: " + experiment.param_title(key));
+  for (const auto& metric : experiment.metrics)
+    add(metric.metric, "metric: " + metric_title(metric.title(), metric.unit));
+  for (const Extra& extra : declared.extras)
+    add("extra." + extra.key, extra.meaning);
+  mustache::data note;
+  note.set("raw_description", experiment.description);
+  note.set("names", names);
+  return note;
+}
+
+// Whether some verified figure is above its run's achievable peak (the peak is another
+// kernel's best, so this happens and needs a sentence).
+bool above_peak(const ExperimentView& experiment) {
+  for (const auto& metric : experiment.metrics)
+    for (const auto& point : metric.points)
+      if (point.ok && point.pct_of_peak && *point.pct_of_peak > 100)
+        return true;
+  return false;
+}
 
 std::string pct_text(const PointView& point) {
   return point.pct_of_limit ? format_percent(*point.pct_of_limit) : "—";
@@ -74,7 +179,7 @@ TableData values_per_run(const PageModel& page, const ExperimentView& experiment
   if (page.several_runs())
     columns.push_back({"run", ""});
   for (const auto& key : experiment.param_keys)
-    columns.push_back({key, ""});
+    columns.push_back({experiment.param_title(key), ""});
   if (several_metrics)
     columns.push_back({"metric", ""});
   columns.push_back({"median", numeric});
@@ -99,7 +204,7 @@ TableData values_per_run(const PageModel& page, const ExperimentView& experiment
         cells.push_back({point.run->name});
       add_param_cells(cells, experiment, point.measurement->params);
       if (several_metrics)
-        cells.push_back({display_name(metric.metric)});
+        cells.push_back({metric.title()});
       if (point.ok) {
         cells.push_back({format_with_unit(point.median, metric.unit), numeric});
         if (optional.with_ci)
@@ -157,7 +262,7 @@ TableData values_across_runs(const PageModel& page, const ExperimentView& experi
   const ValueColumns optional = value_columns(page, experiment);
   std::vector<Column> columns = {{"device / run", ""}};
   for (const auto& key : experiment.param_keys)
-    columns.push_back({key, ""});
+    columns.push_back({experiment.param_title(key), ""});
   if (several_metrics)
     columns.push_back({"metric", ""});
   columns.insert(
@@ -177,7 +282,7 @@ TableData values_across_runs(const PageModel& page, const ExperimentView& experi
       std::vector<Cell> cells = {{group.device_model}};
       add_param_cells(cells, experiment, *group.params);
       if (several_metrics)
-        cells.push_back({display_name(metric.metric)});
+        cells.push_back({metric.title()});
       cells.push_back({format_with_unit(group.median, metric.unit), numeric});
       cells.push_back({format_range(group.min, group.max, metric.unit), numeric});
       cells.push_back({std::to_string(group.points.size()), numeric});
@@ -200,7 +305,7 @@ TableData values_across_runs(const PageModel& page, const ExperimentView& experi
                              failure.runs.front()->name, failure.runs.back()->name)}};
       add_param_cells(cells, experiment, failure.point->measurement->params);
       if (several_metrics)
-        cells.push_back({display_name(metric.metric)});
+        cells.push_back({metric.title()});
       cells.push_back({"failed: " + failure.point->failure, "error", figure_columns + 1});
       table.add_row(cells, "failed");
     }
@@ -265,14 +370,22 @@ mustache::data experiment_section(const PageContext& context, const ExperimentVi
   section.set("anchor", experiment.anchor);
   section.set("name", experiment.name);
   section.set("title", experiment.title);
-  section.set("description", experiment.description.empty()
-                                 ? mustache::data(false)
-                                 : mustache::data(experiment.description));
+  section.set("description",
+              experiment.description.empty()
+                  ? mustache::data(false)
+                  : mustache::data(readable_text(experiment.description, page, experiment)));
+  section.set("method", method_note(experiment));
   section.set("citation", experiment.citation.empty() ? mustache::data(false)
                                                       : mustache::data(experiment.citation));
   mustache::data notes{mustache::data::type::list};
   for (const auto& note : section_notes(experiment))
     notes.push_back(note);
+  if (above_peak(experiment))
+    notes.push_back(
+        "Some figures here are above 100% of the run's achievable peak: that peak is the best "
+        "rate the copy kernels that measure it reached at their own size and launch shape, and "
+        "another kernel or size can beat it by a little; the percentage reads how close a "
+        "figure comes to what the device reached, not a bound.");
   section.set("notes", notes);
 
   mustache::data failures{mustache::data::type::list};
@@ -285,7 +398,8 @@ mustache::data experiment_section(const PageContext& context, const ExperimentVi
   section.set("failures", failures);
   mustache::data charts{mustache::data::type::list};
   for (const ChartBlock& chart : experiment_charts(page, experiment, figures))
-    charts.push_back(chart_block(chart.spec, chart.caption, context.charts));
+    charts.push_back(
+        chart_block(chart.spec, readable_text(chart.caption, page, experiment), context.charts));
   section.set("charts", charts);
 
   const TableData values = values_table(page, experiment);
@@ -296,7 +410,7 @@ mustache::data experiment_section(const PageContext& context, const ExperimentVi
     for (const auto& metric : experiment.metrics)
       failed += metric.points.size() - metric.ok_count();
     mustache::data block = values.data();
-    block.set("open", values.row_count() <= open_table_rows);
+    block.set("open", false); // the charts draw these points; the table is there to look up
     block.set("summary", fmt::format("Values: {} point{}{}", values.row_count(),
                                      values.row_count() == 1 ? "" : "s",
                                      failed ? fmt::format(", {} failed", failed) : ""));

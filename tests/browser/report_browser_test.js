@@ -6,7 +6,8 @@
 // Each --expect selector must match at least one element (a section the report must have).
 // Page-level checks (page_checks.js): no console warning (Vega warns there), the first screen
 // first, no legend over the series limit, no truncated label, and the history's charts drawn on
-// demand for up to N rows (default 12), no two labels of one chart on top of each other.
+// demand for up to N rows (default 12), no two labels of one chart on top of each other, and
+// experiments' tables folded and, opened, as wide as the page at most.
 // Run through run_browser_test.sh, which skips (exit 77) where Chromium or playwright-core is
 // missing. Never downloads a browser: it drives the system Chromium.
 'use strict';
@@ -156,6 +157,7 @@ async function main() {
     failures.push(...on_demand.failures);
     failures.push(...await page_checks.chart_text(page));
     failures.push(...await page_checks.label_overlaps(page));
+    failures.push(...await page_checks.tables_fit(page));
     // Expected elements, the history's charts drawn on demand included.
     const missing = await page.evaluate((expected) =>
       expected.filter((css) => document.querySelectorAll(css).length === 0), args.expect);
@@ -179,7 +181,7 @@ async function main() {
   }
   console.log('PASS: every chart drew marks; no console errors or warnings, no network requests, ' +
               'no injected script ran; first screen first, no legend over the series limit, no ' +
-              'truncated label, no overlapping chart labels');
+              'truncated label, no overlapping chart labels, tables folded and no wider than the page');
 }
 
 main().catch((error) => {

@@ -8,12 +8,18 @@
 #include "fixtures.hpp"
 
 #include "charts/littles_bound.hpp"
+#include "charts/series.hpp"
+#include "charts/sweep.hpp"
 #include "core/theory.hpp"
+#include "page_text.hpp"
+#include "palette.hpp"
+#include "report.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <regex>
 #include <set>
 
 namespace apod::report::test {
@@ -458,6 +464,130 @@ TEST_F(Designs, AnOlderVersionWithoutTheDesignsParametersGetsTheGenericChart) {
   ASSERT_EQ(blocks.size(), 2u);
   const json bars = layers_with_mark(blocks[0].spec, "bar").at(0);
   EXPECT_EQ(bars["encoding"]["y"]["type"], "ordinal"); // 17 > 16 categories: down the side
+}
+
+// Issue 25: a 2009 GPU's published 46-80 GB/s lay on the x axis of a 0-3500 GB/s chart. Beside
+// the sweep, the same points as % of each device's own limit, and each published figure as % of
+// the limit its own source states for its device: shape against shape.
+TEST_F(Designs, PublishedFiguresAreDrawnAsPercentOfTheirOwnDevicesLimitBesideTheMeasurement) {
+  const auto blocks = charts_of("offset_copy");
+  const auto share = std::find_if(blocks.begin(), blocks.end(), [](const ChartBlock& b) {
+    return b.caption.rfind("The same as a share of each device's limit", 0) == 0;
+  });
+  ASSERT_NE(share, blocks.end());
+  const auto published = rows_of(share->spec, "published");
+  ASSERT_FALSE(published.empty());
+  std::size_t checked = 0;
+  for (const json* figure : figures) {
+    if ((*figure)["experiment"] != "offset_copy" || !figure->contains("theoretical_bandwidth_gbs"))
+      continue;
+    const double pct = (*figure)["value"].get<double>() /
+                       (*figure)["theoretical_bandwidth_gbs"].get<double>() * 100;
+    EXPECT_TRUE(
+        std::any_of(published.begin(), published.end(),
+                    [&](const json& row) { return std::abs(row["y"].get<double>() - pct) < 1e-9; }))
+        << (*figure)["device"] << " " << pct;
+    ++checked;
+  }
+  EXPECT_GT(checked, 2u);
+  const PointView& point = first_point("offset_copy", "effective_bandwidth");
+  ASSERT_TRUE(point.limit_gbs);
+  const auto measured = rows_of(share->spec, "measured");
+  EXPECT_TRUE(std::any_of(measured.begin(), measured.end(), [&](const json& row) {
+    return std::abs(row["y"].get<double>() - point.median / *point.limit_gbs * 100) < 1e-9;
+  }));
+  for (const auto& row : measured)
+    EXPECT_LT(row["y"].get<double>(), 100) << "a copy above its device's theoretical bandwidth";
+  EXPECT_TRUE(rows_of(share->spec, "limit_rule").empty()) << "no GB/s rule on a % axis";
+  EXPECT_NE(share->caption.find("Quadro FX5800 102.0 GB/s"), std::string::npos) << share->caption;
+}
+
+TEST(SeriesColours, ASeriesNameKeepsItsColourInEveryChartOfThePage) {
+  SeriesColours page({"NVIDIA H100 80GB HBM3", "NVIDIA H200"});
+  const SeriesColoursScope scope(page);
+  const json first = charts::colour_encoding({"fp32", "fp64"}, "precision");
+  const json second = charts::colour_encoding({"int8", "fp64", "tf32", "fp32"}, "precision");
+  const auto colour_in = [](const json& encoding, const std::string& name) {
+    const auto& domain = encoding["scale"]["domain"];
+    const auto at = std::find(domain.begin(), domain.end(), name) - domain.begin();
+    return encoding["scale"]["range"][at].get<std::string>();
+  };
+  EXPECT_EQ(colour_in(first, "fp32"), colour_in(second, "fp32"));
+  EXPECT_EQ(colour_in(first, "fp64"), colour_in(second, "fp64"));
+  std::set<std::string> distinct;
+  for (const auto& colour : second["scale"]["range"])
+    distinct.insert(colour.get<std::string>());
+  EXPECT_EQ(distinct.size(), 4u) << "two series of one chart in one colour";
+  // A device model is drawn in the colour the first screen and the history give it.
+  const json models = charts::colour_encoding({"NVIDIA H200"}, "device");
+  EXPECT_EQ(models["scale"]["range"][0],
+            stable_colours({"NVIDIA H100 80GB HBM3", "NVIDIA H200"})[1]);
+}
+
+TEST_F(Designs, ValueAxesRoundTicksToThreeDigitsAndCountTflopsPastTenThousandGflops) {
+  bool tflops = false, bytes = false;
+  for (const ExperimentView& experiment : page.experiments)
+    for (const ChartBlock& block : charts_of(experiment.name)) {
+      const std::string text = block.spec.dump();
+      EXPECT_EQ(text.find("'~g'"), std::string::npos) << experiment.name << ": unrounded ticks";
+      tflops = tflops || text.find("TFLOP/s") != std::string::npos;
+      bytes = bytes || text.find("'.3~g') + ' MiB'") != std::string::npos;
+    }
+  EXPECT_TRUE(tflops) << "the roofline's axis counts TFLOP/s";
+  EXPECT_TRUE(bytes);
+  const json spec = charts_of("peak_copy").front().spec;
+  EXPECT_EQ(spec.dump().find("\"format\":\",.3~r\"") == std::string::npos, false);
+}
+
+TEST(ModelMiss, ASentenceOnlyWhereTheModelMissesPastItsBoundOrStatesNone) {
+  EXPECT_EQ(charts::model_miss_sentence({12, 4.0, 1.04}, 0.10, "model"), "");
+  EXPECT_EQ(charts::model_miss_sentence({12, 14.5, 0.855}, 0.10, "model"),
+            "The model misses by 14.5% (median over 12 points; its bound is 10%).");
+  EXPECT_EQ(charts::model_miss_sentence({7, 280, 3.8}, 0, "Little's-law model"),
+            "The Little's-law model misses measuring 3.8 times its figure (median over 7 points; "
+            "it declares no bound).");
+  EXPECT_EQ(charts::model_miss_sentence({3, 2.0, 1.02}, 0, "model"),
+            "The model misses by 2% (median over 3 points; it declares no bound).");
+}
+
+TEST_F(Designs, EveryModelMissingPastItsBoundSaysSoUnderItsChart) {
+  std::size_t said = 0;
+  for (const ExperimentView& experiment : page.experiments) {
+    const charts::DesignInput in{page, experiment, figures};
+    for (const Chart& chart : experiment.declaration->charts) {
+      const auto residual = charts::residual_block(in, chart);
+      if (!residual)
+        continue;
+      std::vector<double> misses;
+      for (const json& row : rows_of(residual->spec, "measured"))
+        if (row.contains("residual_pct"))
+          misses.push_back(std::abs(row["residual_pct"].get<double>()));
+      std::sort(misses.begin(), misses.end());
+      const double median = misses.size() % 2
+                                ? misses[misses.size() / 2]
+                                : (misses[misses.size() / 2 - 1] + misses[misses.size() / 2]) / 2;
+      const bool past = chart.model_bound == 0 || median > chart.model_bound * 100;
+      EXPECT_EQ(residual->caption.find(" misses ") != std::string::npos, past)
+          << experiment.name << ": median miss " << median << "%, bound " << chart.model_bound;
+      said += past;
+    }
+  }
+  EXPECT_GT(said, 0u) << "no model misses in the committed run: the test would pass on nothing";
+}
+
+TEST_F(Designs, NoStoredKeyInThePagesVisibleTextOutsideTheMethodNotes) {
+  const std::string html = render_html(one_run_of_matrix(), matrix_catalog(), references);
+  std::string visible = markup_without_scripts(html);
+  // The method notes keep the stored names on purpose (folded).
+  for (std::size_t open; (open = visible.find("<details class=\"method\">")) != std::string::npos;)
+    visible.erase(open, visible.find("</details>", open) + 10 - open);
+  const std::regex stored_key(R"(extra\.[a-z_]+)");
+  std::smatch found;
+  EXPECT_FALSE(std::regex_search(visible, found, stored_key)) << found.str();
+  EXPECT_EQ(visible.find(">elements_per_thread<"), std::string::npos);
+  EXPECT_NE(html.find("<details class=\"method\">"), std::string::npos);
+  // Value tables start folded.
+  EXPECT_EQ(html.find("<details class=\"values\" open>\n<summary>Values"), std::string::npos);
 }
 
 } // namespace

@@ -68,8 +68,9 @@ TEST(Escaping, OnlyOurScriptElementsExist) {
   const std::size_t charts = chart_specs(html).size();
   const std::size_t first = html.find("<section class=\"experiment\"");
   const std::string sections = html.substr(first, html.find("<section id=\"runs\"") - first);
-  // Six experiments with verified points, h2d_copy with two metrics.
-  EXPECT_EQ(count(sections, "<script type=\"application/json\" data-chart-for="), 7u);
+  // Six experiments with verified points, h2d_copy with two metrics, and offset_copy's again as
+  // % of each device's limit beside its published figure's (issue 25).
+  EXPECT_EQ(count(sections, "<script type=\"application/json\" data-chart-for="), 8u);
   EXPECT_EQ(count(html, "class=\"chart-canvas\""), charts); // and the page's own charts
   // vega, vega-lite, vega-embed, charts.js, page.js + specs (one run: no history blocks)
   EXPECT_EQ(scripts.size(), 5 + charts);

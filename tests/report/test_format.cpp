@@ -15,6 +15,15 @@ TEST(Format, BandwidthAndTimesCarryTheirUnit) {
   EXPECT_EQ(format_with_unit(82.318, "%"), "82.3 %");
 }
 
+TEST(Format, OperationRatesPastAThousandMoveUpAPrefixBandwidthsKeepGbs) {
+  // Issue 25: "63255.6 GFLOP/s" in a rule's words; GPU bandwidths are quoted in GB/s.
+  EXPECT_EQ(format_with_unit(63255.6, "GFLOP/s"), "63.26 TFLOP/s");
+  EXPECT_EQ(format_with_unit(989000, "GFLOP/s"), "989.0 TFLOP/s");
+  EXPECT_EQ(format_with_unit(950, "GFLOP/s"), "950.0 GFLOP/s");
+  EXPECT_EQ(format_with_unit(1500, "MOP/s"), "1.50 GOP/s");
+  EXPECT_EQ(format_with_unit(4814.3, "GB/s"), "4814.3 GB/s");
+}
+
 TEST(Format, DimensionlessFiguresCarryNoUnit) {
   EXPECT_EQ(format_with_unit(0.502, "1"), "0.502") << "not \"0.502 1\"";
   EXPECT_EQ(format_range(0.499, 0.503, "1"), "0.499 – 0.503");

@@ -122,9 +122,11 @@ TEST_F(RenderedOneRun, NotesPublishedFiguresAndVersions) {
   EXPECT_TRUE(has("Red dashed: theoretical DRAM bandwidth."));
 }
 
-TEST_F(RenderedOneRun, LongValueTablesStartFolded) {
+TEST_F(RenderedOneRun, ValueTablesStartFolded) {
+  // Every value table, short ones too (issue 25: the charts draw the points; a one-run page was
+  // 29 screens long); a short table of published figures stays open.
   EXPECT_TRUE(has("<details class=\"values\">\n<summary>Values: 66 points"));
-  EXPECT_TRUE(has("<details class=\"values\" open>\n<summary>Values: 7 points"));
+  EXPECT_TRUE(has("<details class=\"values\">\n<summary>Values: 7 points"));
   EXPECT_TRUE(has("<h3>Published figures</h3>\n<details class=\"values\" open>\n"
                   "<summary>1 published figure</summary>"));
 }
