@@ -71,11 +71,12 @@ std::vector<TrustTag> point_trust(const PointView& point, const PointVerdict* pa
   if (point.noisy)
     noisy = "Sampling stopped before the median reached its confidence target.";
   if (pair) {
-    // Inconclusive only where the noise came from the machine's own history: without one, every
-    // point is inconclusive on class defaults, and calling them all noisy would say nothing.
+    // Inconclusive counts as noisy only where the machine's own history gave the noise (without
+    // one every point is inconclusive on class defaults) and that noise hides a change of twice
+    // the point's threshold: a point that could see 1.7 % against a 1.5 % threshold is quiet.
     const Decision decision = decision_of(*pair);
-    if (decision == Decision::unconfirmed ||
-        (decision == Decision::inconclusive && pair->history_runs >= 2)) {
+    const bool hidden = pair->history_runs >= 2 && pair->detectable >= 2 * pair->threshold;
+    if (decision == Decision::unconfirmed || (decision == Decision::inconclusive && hidden)) {
       const Wording words = wording(decision);
       noisy += fmt::format("{}compare calls it {}: {}{}.", noisy.empty() ? "" : " ", words.word,
                            words.meaning, pair->needs.empty() ? "" : " (" + pair->needs + ")");

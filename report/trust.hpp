@@ -23,8 +23,9 @@ struct TrustTag {
 std::vector<TrustTag> run_trust(const RunView& run);
 
 /// What weakens one figure: its point missed its precision target (Measurement::noisy), compare
-/// could not confirm or see its change (unconfirmed, inconclusive), or some of its samples were
-/// taken under low clocks or throttling and left out. `pair` may be null (no comparison).
+/// could not confirm its change (unconfirmed) or its noise hid a change of twice its threshold
+/// (inconclusive on the machine's history), or more than one sample in ten was taken under low
+/// clocks or throttling and left out. `pair` may be null (no comparison).
 std::vector<TrustTag> point_trust(const PointView& point, const PointVerdict* pair);
 
 /// "noisy, low clocks": the words of `tags`, for a markdown cell.
