@@ -251,78 +251,43 @@ mustache::data change_block(const PageContext& context) {
   return block;
 }
 
-// "per $1000: NVIDIA H100 1.31×" where at least two models have the figure.
-std::string efficiency_text(const MatchedFigure& figure, bool per_dollar) {
-  const ModelFigure* best = nullptr;
-  std::size_t with_value = 0;
-  for (const auto& model : figure.models) {
-    const auto& value = per_dollar ? model.per_kusd : model.per_w;
-    if (!value)
-      continue;
-    ++with_value;
-    if (!best || *value > *(per_dollar ? best->per_kusd : best->per_w))
-      best = &model;
-  }
-  if (with_value < 2)
-    return "";
-  const double top = *(per_dollar ? best->per_kusd : best->per_w);
-  double next = 0;
-  for (const auto& model : figure.models) {
-    const auto& value = per_dollar ? model.per_kusd : model.per_w;
-    if (value && &model != best)
-      next = std::max(next, *value);
-  }
-  return fmt::format("per {}: {} {}", per_dollar ? "$1000" : "watt", best->model,
-                     format_ratio(top / next));
+// "per $ 1.11×, per W n/a (power not measured during this experiment in these runs)".
+std::string efficiency_text(const ClassLine& line) {
+  return line.efficiency_text();
 }
 
-mustache::data better_line(const MatchedFigure& figure, const std::vector<std::string>& colours,
+// One workload class: "memory-bound: NVIDIA H200 1.42×, over NVIDIA H100 at the geometric mean
+// of 9 figures; per $ 1.11×, per W n/a (...)".
+mustache::data better_line(const ClassLine& line, const std::vector<std::string>& colours,
                            const std::vector<std::string>& models) {
-  const ModelFigure& best = figure.best();
-  const std::string& unit = figure.metric->unit;
-  std::string others;
-  for (const auto& model : figure.models) {
-    if (&model == &best)
-      continue;
-    const double advantage = figure.advantage(model);
-    // Within 2 % is within the run-to-run spread of most figures: no winner.
-    others += fmt::format("{}{} {} ({})", others.empty() ? "" : ", ",
-                          advantage < 1.02 ? std::string("on par with")
-                                           : format_ratio(advantage) + " over",
-                          model.model, format_with_unit(model.across.median, unit));
-  }
-  mustache::data line;
-  line.set("figure",
-           short_title(figure.experiment->title) + " · " + display_name(figure.metric->metric));
-  line.set("anchor", figure.experiment->anchor);
-  line.set("best", best.model);
-  line.set("colour", colours[std::find(models.begin(), models.end(), best.model) - models.begin()]);
-  line.set("value", format_with_unit(best.across.median, unit));
-  line.set("others", others);
-  line.set("at", format_params(figure.params));
-  std::vector<std::string> extras;
-  for (const bool per_dollar : {true, false})
-    if (const std::string text = efficiency_text(figure, per_dollar); !text.empty())
-      extras.push_back(text);
-  std::string extra_text;
-  for (const auto& e : extras)
-    extra_text += (extra_text.empty() ? "" : "; ") + e;
-  line.set("per_dollar_or_watt", text_or_false(extra_text));
-  return line;
+  const bool on_par = line.ratio < 1.02; // within the run-to-run spread of most figures
+  mustache::data item;
+  item.set("figure", line.label);
+  item.set("anchor", "comparison");
+  item.set("best", line.best);
+  item.set("colour", colours[std::find(models.begin(), models.end(), line.best) - models.begin()]);
+  item.set("value", format_ratio(line.ratio));
+  item.set("others", (on_par ? "on par with " : "over ") + line.runner_up);
+  item.set("text", line.text()); // the whole line, as the comparison section writes it
+  item.set("at", fmt::format("the geometric mean of {} matched figure{}", line.figures,
+                             line.figures == 1 ? "" : "s"));
+  item.set("per_dollar_or_watt", text_or_false(efficiency_text(line)));
+  return item;
 }
 
 mustache::data better_block(const PageContext& context) {
   const PageModel& page = context.page;
   if (page.device_models.size() < 2)
     return false;
-  const auto figures = matched_figures(page, context.options.prices, true);
+  const auto lines =
+      class_lines(matched_figures(page, context.options.prices, true), page.device_models);
   const std::vector<std::string> colours = stable_colours(page.device_models);
-  mustache::data lines{mustache::data::type::list};
-  for (const auto& figure : figures)
-    lines.push_back(better_line(figure, colours, page.device_models));
+  mustache::data items{mustache::data::type::list};
+  for (const auto& line : lines)
+    items.push_back(better_line(line, colours, page.device_models));
   mustache::data block;
-  block.set("lines", lines);
-  block.set("empty", figures.empty());
+  block.set("lines", items);
+  block.set("empty", lines.empty());
   return block;
 }
 
