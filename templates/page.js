@@ -181,12 +181,15 @@
           return f(x(p.o)) + ',' + f(y(p.rel));
         }).join(' ') + '" fill="none" stroke="' + colour + '" stroke-width="1.3"/>');
     });
-    points.forEach(function (p) { // beyond the scale: a triangle on the edge, pointing out
+    // Beyond the scale: a triangle on the edge, pointing out, in the line's colour (a change's
+    // meaning is the verdict's to say, not the scale's).
+    points.forEach(function (p) {
       if (Math.abs(p.rel) <= domain) return;
       var up = p.rel > 0, edge = up ? 0 : SPARK_H, tip = up ? 3.5 : -3.5;
+      var colour = entry.row.b ? palette.context : model.machines[model.runs[p.o - 1][4]][1];
       parts.push('<polygon class="clip" points="' + f(x(p.o) - 2.5) + ',' + f(edge + tip) + ' ' +
                  f(x(p.o) + 2.5) + ',' + f(edge + tip) + ' ' + f(x(p.o)) + ',' + f(edge) +
-                 '" fill="' + palette.alarm + '"/>');
+                 '" fill="' + colour + '"/>');
     });
     (row.s || []).forEach(function (step) {
       parts.push('<line class="step" x1="' + f(x(step[0])) + '" x2="' + f(x(step[0])) +
@@ -258,7 +261,12 @@
       spec.datasets.noise = [{ o: 0.5, lo: noise.lo, hi: noise.hi },
                              { o: model.runs.length + 0.5, lo: noise.lo, hi: noise.hi }];
     }
-    spec.datasets.gaps = model.gaps.map(function (g) { return { o: g[0] + 0.5, text: g[1] }; });
+    // A gap's label goes a line lower where the gap before it is too close for both to fit.
+    var level = 0, close = Math.max(2, model.runs.length / 15);
+    spec.datasets.gaps = model.gaps.map(function (g, i) {
+      level = i > 0 && g[0] - model.gaps[i - 1][0] < close ? 1 - level : 0;
+      return { o: g[0] + 0.5, text: g[1], y_px: 2 + 12 * level };
+    });
     spec.datasets.steps = (row.s || []).map(function (s) { return { o: s[0], text: s[1] }; });
     spec.datasets.baseline = model.baseline ? [{ o: model.baseline, text: model.baseline_text }]
       : [];

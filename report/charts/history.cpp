@@ -268,13 +268,17 @@ json timeline_base_spec() {
   layers.push_back(layer("gaps",
                          {{"type", "rule"}, {"color", context_colour}, {"strokeDash", {2, 3}}},
                          {{"x", x_run()}, {"tooltip", {{{"field", "text"}, {"title", "pause"}}}}}));
-  layers.push_back(layer("gaps",
-                         {{"type", "text"},
-                          {"baseline", "top"},
-                          {"dy", 2},
-                          {"fontSize", 10},
-                          {"color", context_colour}},
-                         {{"x", x_run()}, {"y", {{"value", 0}}}, {"text", {{"field", "text"}}}}));
+  layers.push_back(
+      layer("gaps",
+            {{"type", "text"},
+             {"baseline", "top"},
+             {"dy", 2},
+             {"fontSize", 10},
+             {"color", context_colour}},
+            {{"x", x_run()},
+             // Pixels from the top (page.js staggers the labels of gaps close together).
+             {"y", {{"field", "y_px"}, {"type", "quantitative"}, {"scale", nullptr}}},
+             {"text", {{"field", "text"}}}}));
   layers.push_back(
       layer("steps", {{"type", "rule"}, {"color", alarm_colour}, {"strokeDash", {4, 3}}},
             {{"x", x_run()}, {"tooltip", {{{"field", "text"}, {"title", "change point"}}}}}));

@@ -56,7 +56,7 @@ std::optional<double> noise_sd(const FigureHistory& figure);
 /// rules with their length, change points, the baseline and the verdict's dot. page.js fills its
 /// datasets from the history block: "points" {o, m, lo, hi, rel, line, t, run, label, commit,
 /// machine, colour}, "noise" {o, lo, hi} (the axis' two ends), "band" (the points with lo and
-/// hi), "gaps" {o, text}, "steps" {o, text}, "baseline" {o, text}, "verdict" {o, m, text,
+/// hi), "gaps" {o, text, y_px}, "steps" {o, text}, "baseline" {o, text}, "verdict" {o, m, text,
 /// colour_of_verdict}.
 json timeline_base_spec();
 
