@@ -95,9 +95,6 @@ std::string comparison_markdown(const PageModel& page, const RenderOptions& opti
   const auto headline = matched_figures(page, options.prices, true);
   const auto lines = class_lines(headline, page.device_models);
   std::string text = "## Buyer's comparison\n\n";
-  if (lines.empty())
-    return text + "No figure of a workload class was measured on two device models at the same "
-                  "point and version: nothing to set side by side.\n\n";
   // apod's own words as written; model names through md().
   for (const auto& line : lines) {
     const std::string lead =
@@ -107,6 +104,11 @@ std::string comparison_markdown(const PageModel& page, const RenderOptions& opti
     text += fmt::format("- **{}**: {}, {}; geometric mean of {} figure{}\n", md(line.label), lead,
                         line.efficiency_text(), line.figures, line.figures == 1 ? "" : "s");
   }
+  for (const auto& missing : classes_not_compared(page, lines))
+    text += fmt::format("- **{}**: {}\n", md(missing.label), missing.why(&md));
+  if (lines.empty())
+    return text + "\nNo figure of a workload class was measured on two device models at the same "
+                  "point and version: nothing to set side by side.\n\n";
   text += "\nMatched points only: the same experiment version, parameters and metric on every "
           "model; per class, the geometric mean over its headline figures. Per W only from power "
           "measured during the work; a board power from the prices file is a rated figure, "

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 namespace apod::report {
 
@@ -395,6 +396,54 @@ std::string ClassLine::text() const {
                                : fmt::format("{} {} over {}", best, format_ratio(ratio), runner_up);
   return fmt::format("{}: {}, {}; geometric mean of {} figure{}", label, lead, efficiency_text(),
                      figures, figures == 1 ? "" : "s");
+}
+
+std::string ClassNotCompared::why(std::string (*name)(const std::string&)) const {
+  std::string names;
+  for (const auto& model : models)
+    names += (names.empty() ? "" : ", ") + (name ? name(model) : model);
+  return models.size() < 2
+             ? "n/a (measured on " + names + " only)"
+             : "n/a (no point of one experiment version measured by every model: " + names + ")";
+}
+
+std::vector<ClassNotCompared> classes_not_compared(const PageModel& page,
+                                                   const std::vector<ClassLine>& lines) {
+  std::vector<ClassNotCompared> missing;
+  if (page.device_models.size() < 2)
+    return missing;
+  // Class label -> the models with a verified headline point of it, in Workload order.
+  std::vector<std::tuple<Workload, std::string, std::vector<std::string>>> seen;
+  for (const auto& experiment : page.experiments)
+    for (const MetricView* metric : experiment.headline_metrics())
+      for (const auto& point : metric->points) {
+        if (!point.ok)
+          continue;
+        const Workload workload = workload_of(experiment, *metric, point);
+        if (workload == Workload::other)
+          continue;
+        std::string label = workload_word(workload);
+        if (workload == Workload::compute)
+          if (const std::string words = text_params(experiment, point.measurement->params);
+              !words.empty())
+            label += " " + words;
+        auto it = std::find_if(seen.begin(), seen.end(),
+                               [&](const auto& s) { return std::get<1>(s) == label; });
+        if (it == seen.end())
+          it = seen.insert(seen.end(), {workload, label, {}});
+        auto& models = std::get<2>(*it);
+        if (std::find(models.begin(), models.end(), point.run->device_model) == models.end())
+          models.push_back(point.run->device_model);
+      }
+  std::stable_sort(seen.begin(), seen.end(),
+                   [](const auto& a, const auto& b) { return std::get<0>(a) < std::get<0>(b); });
+  for (const auto& [workload, label, models] : seen) {
+    if (std::any_of(lines.begin(), lines.end(),
+                    [&](const ClassLine& line) { return line.label == label; }))
+      continue;
+    missing.push_back({label, models});
+  }
+  return missing;
 }
 
 std::vector<ClassLine> class_lines(const std::vector<MatchedFigure>& headline,

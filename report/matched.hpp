@@ -96,6 +96,18 @@ struct ClassLine {
 std::vector<ClassLine> class_lines(const std::vector<MatchedFigure>& headline,
                                    const std::vector<std::string>& models);
 
+/// A workload class some model measured that no class line compares.
+struct ClassNotCompared {
+  std::string label;               ///< "GPU-GPU link"
+  std::vector<std::string> models; ///< the models with a verified headline point of it
+  /// "n/a (measured on NVIDIA H200 only)"; `name` writes each model name (markdown escapes it).
+  std::string why(std::string (*name)(const std::string&) = nullptr) const;
+};
+
+/// The classes of `page` that `lines` leave out, in Workload order.
+std::vector<ClassNotCompared> classes_not_compared(const PageModel& page,
+                                                   const std::vector<ClassLine>& lines);
+
 /// The words for a family in a heading: "device memory (DRAM)", "host link (PCIe)", "GFLOP/s".
 std::string family_title(const std::string& family);
 

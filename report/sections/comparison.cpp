@@ -308,14 +308,18 @@ mustache::data chart_list(const PageContext& context, const std::vector<MatchedF
   return charts;
 }
 
-mustache::data class_list(const std::vector<ClassLine>& lines) {
+mustache::data class_list(const PageModel& page, const std::vector<ClassLine>& lines) {
   mustache::data list{mustache::data::type::list};
-  for (const auto& line : lines) {
+  auto add = [&](const std::string& label, const std::string& text) {
     mustache::data item;
-    item.set("label", line.label);
-    item.set("text", line.text().substr(line.label.size() + 2));
+    item.set("label", label);
+    item.set("text", text);
     list.push_back(item);
-  }
+  };
+  for (const auto& line : lines)
+    add(line.label, line.text().substr(line.label.size() + 2));
+  for (const auto& missing : classes_not_compared(page, lines))
+    add(missing.label, missing.why());
   return list;
 }
 
@@ -366,8 +370,8 @@ mustache::data comparison_section(const PageContext& context) {
   section.set("notes", text_list(notes(context)));
   const auto lines = class_lines(headline, context.page.device_models);
   mustache::data classes;
-  classes.set("lines", class_list(lines));
-  section.set("classes", lines.empty() ? mustache::data(false) : classes);
+  classes.set("lines", class_list(context.page, lines));
+  section.set("classes", classes);
   section.set("compared_devices", devices_table(context, headline).data());
   section.set("figures",
               headline.empty() ? mustache::data(false) : figures_table(headline, true).data());

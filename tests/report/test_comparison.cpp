@@ -461,6 +461,30 @@ TEST_F(Comparison, ClassLinesAreGeometricMeansOfTheClassesFigures) {
             std::string::npos);
 }
 
+TEST(ComparisonClasses, AClassOneModelMeasuredIsNotAvailableWithTheReason) {
+  json results = history();
+  for (json& run : results["runs"])
+    if (run["device"]["name"] == a100) {
+      json& measurements = run["measurements"];
+      for (auto it = measurements.begin(); it != measurements.end();)
+        it = (*it)["experiment"] == "h2d_copy" ? measurements.erase(it) : it + 1;
+    }
+  const PageModel page = build_page_model(results, catalog());
+  const auto lines = class_lines(matched_figures(page, {}, true), page.device_models);
+  EXPECT_TRUE(std::none_of(lines.begin(), lines.end(),
+                           [](const ClassLine& l) { return l.label == "host link"; }));
+  const auto missing = classes_not_compared(page, lines);
+  ASSERT_EQ(missing.size(), 1u);
+  EXPECT_EQ(missing[0].label, "host link");
+  EXPECT_EQ(missing[0].why(), "n/a (measured on NVIDIA H200 only)");
+  EXPECT_NE(comparison_of(render_html(results, catalog(), json::array()))
+                .find("<li><strong>host link</strong>: n/a (measured on NVIDIA H200 only)</li>"),
+            std::string::npos);
+  EXPECT_NE(render_markdown(results, catalog(), {})
+                .find("- **host link**: n/a (measured on NVIDIA H200 only)"),
+            std::string::npos);
+}
+
 TEST_F(Comparison, MarkdownHasTheClassLinesAndHonoursPrices) {
   const auto lines = class_lines(headline, page.device_models);
   ASSERT_FALSE(lines.empty());
