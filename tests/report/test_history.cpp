@@ -471,7 +471,7 @@ TEST(HistorySection, EachRowCostsFarLessThanItsInlineSparklineDid) {
   const std::size_t rows = count(section, "<details class=\"figure-row\">");
   ASSERT_EQ(rows, 944u);
   const double bytes_per_row = double(section.size()) / double(rows);
-  EXPECT_LT(bytes_per_row, 700)<< section.size() << " bytes";
+  EXPECT_LT(bytes_per_row, 700) << section.size() << " bytes";
   EXPECT_EQ(count(section, "<svg"), 0u);
 }
 
