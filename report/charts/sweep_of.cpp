@@ -54,7 +54,7 @@ void add_rule(const DesignInput& in, const RuleSpec& rule, Sweep& sweep, const S
   if (rule.from == RuleSpec::From::published) {
     for (const json* figure : published_for(in.published, in.experiment, rule.metric)) {
       const double value = figure->at("value").get<double>();
-      const std::string params = format_params(member(*figure, "params"));
+      const std::string params = params_in_words(in.experiment, member(*figure, "params"));
       sweep.rules.push_back({value,
                              string_at(*figure, "device") + " " + rule.label + " (published" +
                                  (params == "—" ? "" : ", " + params) +

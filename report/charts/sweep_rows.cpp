@@ -230,7 +230,11 @@ void spread_over_facets(SweepData& data) {
   json rows = json::array();
   for (auto& row : data.rows) {
     if (row["facet"] != "") {
-      rows.push_back(std::move(row));
+      // A rule or note of a device model this chart draws no point of would open a panel of
+      // its own with nothing measured in it (issue 25: an empty panel and Vega's warnings).
+      if (std::find(data.facets.begin(), data.facets.end(), row["facet"].get<std::string>()) !=
+          data.facets.end())
+        rows.push_back(std::move(row));
       continue;
     }
     for (const auto& facet : data.facets) {

@@ -29,6 +29,16 @@ std::string peak_words(const PointView& point) {
 
 } // namespace
 
+std::string params_in_words(const ExperimentView& experiment, const json& params) {
+  if (!params.is_object() || params.empty())
+    return "—";
+  std::string text;
+  for (const auto& [key, value] : params.items())
+    text += (text.empty() ? "" : ", ") + experiment.param_title(key) + " " +
+            experiment.param_text(key, value);
+  return text;
+}
+
 std::string limit_words_of(const ExperimentView&, const PointView& point) {
   return std::string(point.limit_text); // set with the limit itself (model.cpp, set_limit)
 }
@@ -38,7 +48,7 @@ void add_tooltip_fields(json& row, const Plotted& plotted, const ExperimentView&
   const PointView& first = *plotted.points.front();
   const bool across = plotted.run == nullptr;
   row["who"] = across ? plotted.device_model : plotted.run->name;
-  row["point_text"] = format_params(*plotted.params);
+  row["point_text"] = params_in_words(experiment, *plotted.params);
   row["median_text"] = format_with_unit(plotted.y, metric.unit);
   row["range_text"] = format_range(plotted.low, plotted.high, metric.unit);
   row["n_text"] = across ? std::to_string(plotted.points.size()) + " runs" : first.samples.text();

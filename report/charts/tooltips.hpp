@@ -12,6 +12,10 @@ namespace apod::report::charts {
 /// The words a point's limit goes by: its extra.limit_label, else the experiment's limit phrase.
 std::string limit_words_of(const ExperimentView& experiment, const PointView& point);
 
+/// A point's parameters in the page's words: each declared title with its value as the page
+/// writes it ("offset (words) 4, word size 4 B"), not the stored keys (issue 25).
+std::string params_in_words(const ExperimentView& experiment, const json& params);
+
 /// Tooltip texts of a plotted point (run or device, point, median, interval, n, % of limit and
 /// of the achievable peak), as row fields, and the matching tooltip encoding.
 void add_tooltip_fields(json& row, const Plotted& plotted, const ExperimentView& experiment,

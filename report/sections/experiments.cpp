@@ -6,6 +6,7 @@
 
 #include "aggregate.hpp"
 #include "charts/experiment_charts.hpp"
+#include "charts/tooltips.hpp"
 #include "format.hpp"
 #include "palette.hpp"
 #include "summary_table.hpp"
@@ -185,14 +186,15 @@ TableData values_per_run(const PageModel& page, const ExperimentView& experiment
   columns.push_back({"median", numeric});
   if (optional.with_ci)
     columns.push_back({"95% CI of median", numeric});
-  for (const char* figure : {"min", "max", "n used", "excluded"})
+  // The samples' range in one column (issue 25: a table as wide as the page, no wider).
+  for (const char* figure : {"range of samples", "n used", "excluded"})
     columns.push_back({figure, numeric});
   if (optional.compared)
     columns.push_back({"% of theoretical", numeric});
   if (optional.with_peak)
     columns.push_back({"% of achievable peak", numeric});
   const int figure_columns =
-      5 + (optional.with_ci ? 1 : 0) + (optional.compared ? 1 : 0) + (optional.with_peak ? 1 : 0);
+      4 + (optional.with_ci ? 1 : 0) + (optional.compared ? 1 : 0) + (optional.with_peak ? 1 : 0);
   columns.push_back({"verified", ""});
   TableData table(std::move(columns), "values");
 
@@ -209,8 +211,7 @@ TableData values_per_run(const PageModel& page, const ExperimentView& experiment
         cells.push_back({format_with_unit(point.median, metric.unit), numeric});
         if (optional.with_ci)
           cells.push_back({ci_text(point, metric.unit), numeric});
-        cells.push_back({format_with_unit(point.min, metric.unit), numeric});
-        cells.push_back({format_with_unit(point.max, metric.unit), numeric});
+        cells.push_back({format_range(point.min, point.max, metric.unit), numeric});
         cells.push_back({std::to_string(point.samples.used), numeric});
         cells.push_back({std::to_string(point.samples.excluded), numeric});
         if (optional.compared)
@@ -352,7 +353,7 @@ TableData references_table(const std::vector<const json*>& figures,
       source += (source.empty() ? "" : " — ") + citation;
     std::vector<Cell> cells = {{string_at(*figure, "device", "—")},
                                {display_name(string_at(*figure, "metric", "—"))},
-                               {format_params(member(*figure, "params"))},
+                               {charts::params_in_words(experiment, member(*figure, "params"))},
                                {value, numeric},
                                {pct, numeric},
                                {source.empty() ? "—" : source}};
