@@ -168,13 +168,16 @@ mustache::data history_section(const PageContext& context) {
     return false;
   const std::vector<std::string> colours = stable_colours(context.page.device_models);
   // The section's one data block: the base spec, each model's runs in order, each row's values.
-  json block = {
-      {"unit", value_unit},
-      {"spark_domain", spark_domain_rel},
-      {"palette", {{"context", context_colour}, {"alarm", alarm_colour}, {"noise", noise_colour}}},
-      {"base", timeline_base_spec()},
-      {"models", json::array()},
-      {"rows", json::array()}};
+  json block = {{"unit", value_unit},
+                {"spark_domain", spark_domain_rel},
+                {"palette",
+                 {{"context", context_colour},
+                  {"alarm", alarm_colour},
+                  {"good", good_colour},
+                  {"noise", noise_colour}}},
+                {"base", timeline_base_spec()},
+                {"models", json::array()},
+                {"rows", json::array()}};
   mustache::data models{mustache::data::type::list};
   for (const auto& model : timeline.models) {
     const auto at =

@@ -179,6 +179,8 @@ TEST_F(History, EveryFigureMeasuredTwiceHasARowHeadlinesFirst) {
   EXPECT_EQ(block["rows"].size(), timeline.figures.size());
   EXPECT_EQ(block["models"].size(), 2u);
   EXPECT_EQ(block["spark_domain"], spark_domain_rel);
+  for (const char* colour : {"context", "alarm", "good", "noise"}) // page.js draws with these
+    EXPECT_TRUE(block["palette"][colour].is_string()) << colour;
   // Axis titles once each, the rows pointing at them.
   const json& first = block["rows"][0];
   ASSERT_TRUE(first["y"].is_number());
