@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <regex>
 #include <set>
 
@@ -500,6 +501,25 @@ TEST_F(Designs, PublishedFiguresAreDrawnAsPercentOfTheirOwnDevicesLimitBesideThe
     EXPECT_LT(row["y"].get<double>(), 100) << "a copy above its device's theoretical bandwidth";
   EXPECT_TRUE(rows_of(share->spec, "limit_rule").empty()) << "no GB/s rule on a % axis";
   EXPECT_NE(share->caption.find("Quadro FX5800 102.0 GB/s"), std::string::npos) << share->caption;
+}
+
+TEST_F(Designs, VerticalRuleWordsStandFromThePanelsBottomALineApart) {
+  // Issue 25: the roofline's balance words at the top of the panel lay on its curves and on each
+  // other. They stand from the bottom up, one line apart per panel, on the side with room.
+  const json spec = charts_of("roofline").front().spec;
+  std::map<std::string, std::set<int>> slots;
+  std::size_t words = 0;
+  for (const json& row : rows_of(spec)) {
+    if (row["kind"] != "vertical" && row["kind"] != "vertical_series")
+      continue;
+    const int slot = row["slot_px"].get<int>();
+    EXPECT_GT(slot, 300 / 2) << "words in the upper half of the panel: " << row.dump();
+    EXPECT_TRUE(slots[row.value("facet", "")].insert(slot).second) << "two words on one line";
+    EXPECT_EQ(row["label"].get<std::string>().find("NVIDIA"), std::string::npos)
+        << "the panel's title names the device already";
+    ++words;
+  }
+  EXPECT_GE(words, 2u);
 }
 
 TEST(SeriesColours, ASeriesNameKeepsItsColourInEveryChartOfThePage) {
