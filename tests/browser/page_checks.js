@@ -6,7 +6,8 @@
 // - no axis or legend label is truncated (Vega ends a label cut at its labelLimit with "…");
 // - the history's charts drawn on demand open, draw marks and log nothing (up to `max_rows`);
 // - no two words a chart draws (text marks: limits, models, published figures, levels) overlap;
-// - an experiment's tables start folded and, opened, fit the page's width (no sideways scroll).
+// - an experiment's tables start folded and, opened, fit the page's width (no sideways scroll);
+// - from 1100 px the table of contents stays at the top of the window (sticky).
 'use strict';
 
 async function first_screen(page) {
@@ -142,4 +143,17 @@ async function tables_fit(page) {
   });
 }
 
-module.exports = { first_screen, chart_text, on_demand_charts, label_overlaps, tables_fit };
+// The contents follow the reader down a long page (issue 25: a one-run page of many screens had
+// no way back to them): position sticky at the top from 1100 px.
+async function contents_sticky(page) {
+  return page.evaluate(() => {
+    const contents = document.querySelector('#contents');
+    if (!contents || window.innerWidth < 1100) return [];
+    const style = getComputedStyle(contents);
+    return style.position === 'sticky' && style.top === '0px'
+      ? [] : [`the contents are not sticky at the top (position ${style.position}, top ${style.top})`];
+  });
+}
+
+module.exports = { first_screen, chart_text, on_demand_charts, label_overlaps, tables_fit,
+                   contents_sticky };

@@ -7,7 +7,7 @@
 // Page-level checks (page_checks.js): no console warning (Vega warns there), the first screen
 // first, no legend over the series limit, no truncated label, and the history's charts drawn on
 // demand for up to N rows (default 12), no two labels of one chart on top of each other, and
-// experiments' tables folded and, opened, as wide as the page at most.
+// experiments' tables folded and, opened, as wide as the page at most, and the contents sticky.
 // Run through run_browser_test.sh, which skips (exit 77) where Chromium or playwright-core is
 // missing. Never downloads a browser: it drives the system Chromium.
 'use strict';
@@ -158,6 +158,7 @@ async function main() {
     failures.push(...await page_checks.chart_text(page));
     failures.push(...await page_checks.label_overlaps(page));
     failures.push(...await page_checks.tables_fit(page));
+    failures.push(...await page_checks.contents_sticky(page));
     // Expected elements, the history's charts drawn on demand included.
     const missing = await page.evaluate((expected) =>
       expected.filter((css) => document.querySelectorAll(css).length === 0), args.expect);
@@ -181,7 +182,8 @@ async function main() {
   }
   console.log('PASS: every chart drew marks; no console errors or warnings, no network requests, ' +
               'no injected script ran; first screen first, no legend over the series limit, no ' +
-              'truncated label, no overlapping chart labels, tables folded and no wider than the page');
+              'truncated label, no overlapping chart labels, tables folded and no wider than the page, ' +
+              'contents sticky');
 }
 
 main().catch((error) => {
