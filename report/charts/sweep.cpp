@@ -473,15 +473,20 @@ std::optional<json> residual_spec(const PageModel& page, const ExperimentView& e
 std::string model_miss_sentence(const ModelMiss& miss, double bound, const std::string& label) {
   if (miss.points == 0 || (bound > 0 && miss.median_abs_pct <= bound * 100))
     return "";
-  // Past a factor of two a percentage hides the size of the miss: "3.8 times its figure".
-  const std::string by =
-      miss.median_ratio >= 2 ? fmt::format("measuring {:.2g} times its figure", miss.median_ratio)
-      : miss.median_ratio <= 0.5 ? fmt::format("measuring {:.2g} of its figure", miss.median_ratio)
-                                 : fmt::format("by {:.3g}%", miss.median_abs_pct);
+  // Past a factor of two a percentage hides the size of the miss: "by a factor of 3.8".
+  const std::string size =
+      miss.median_ratio >= 2
+          ? fmt::format("by a factor of {:.2g}, measured over model", miss.median_ratio)
+      : miss.median_ratio <= 0.5
+          ? fmt::format("by a factor of {:.2g}, model over measured", 1 / miss.median_ratio)
+          : fmt::format("by {:.3g}%", miss.median_abs_pct);
+  // Past its bound a model misses; one that states none is off by what it is off by.
+  const std::string verb = bound > 0 ? "misses" : "is off";
   const std::string of = bound > 0 ? fmt::format("its bound is {:g}%", bound * 100)
                                    : std::string("it declares no bound");
-  return fmt::format("The {} misses {} (median over {} point{}; {}).", label, by, miss.points,
-                     miss.points == 1 ? "" : "s", of);
+  const std::string which = label.empty() || label == "model" ? "" : " (" + label + ")";
+  return fmt::format("The model{} {} {} (median over {} point{}; {}).", which, verb, size,
+                     miss.points, miss.points == 1 ? "" : "s", of);
 }
 
 } // namespace apod::report::charts

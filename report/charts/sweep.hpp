@@ -27,8 +27,8 @@ std::optional<json> residual_spec(const PageModel& page, const ExperimentView& e
                                   const Sweep& sweep, ModelMiss* miss = nullptr);
 
 /// The sentence under a model that misses by more than its stated bound (a fraction; 0: none
-/// stated, and then the miss is always said): "The model misses by 280% (median over 12 points;
-/// its bound is 10%)." Empty where the model keeps within its bound.
+/// stated, and then the miss is always said): "The model (sector model) misses by 14.5% (median
+/// over 12 points; its bound is 10%)." Empty where the model keeps within its bound.
 std::string model_miss_sentence(const ModelMiss& miss, double bound, const std::string& label);
 
 /// The plan a sweep's points get (for captions and rules that follow its series).

@@ -560,14 +560,18 @@ TEST_F(Designs, ValueAxesRoundTicksToThreeDigitsAndCountTflopsPastTenThousandGfl
 }
 
 TEST(ModelMiss, ASentenceOnlyWhereTheModelMissesPastItsBoundOrStatesNone) {
-  EXPECT_EQ(charts::model_miss_sentence({12, 4.0, 1.04}, 0.10, "model"), "");
-  EXPECT_EQ(charts::model_miss_sentence({12, 14.5, 0.855}, 0.10, "model"),
-            "The model misses by 14.5% (median over 12 points; its bound is 10%).");
-  EXPECT_EQ(charts::model_miss_sentence({7, 280, 3.8}, 0, "Little's-law model"),
-            "The Little's-law model misses measuring 3.8 times its figure (median over 7 points; "
-            "it declares no bound).");
+  EXPECT_EQ(charts::model_miss_sentence({12, 4.0, 1.04}, 0.10, "sector model"), "");
+  EXPECT_EQ(charts::model_miss_sentence({12, 14.5, 0.855}, 0.10, "sector model"),
+            "The model (sector model) misses by 14.5% (median over 12 points; its bound is 10%).");
+  EXPECT_EQ(
+      charts::model_miss_sentence({7, 280, 3.8}, 0.25, "Little's law"),
+      "The model (Little's law) misses by a factor of 3.8, measured over model (median over 7 "
+      "points; its bound is 25%).");
+  EXPECT_EQ(charts::model_miss_sentence({5, 74, 0.25}, 0.25, "Little's law"),
+            "The model (Little's law) misses by a factor of 4, model over measured (median over 5 "
+            "points; its bound is 25%).");
   EXPECT_EQ(charts::model_miss_sentence({3, 2.0, 1.02}, 0, "model"),
-            "The model misses by 2% (median over 3 points; it declares no bound).");
+            "The model is off by 2% (median over 3 points; it declares no bound).");
 }
 
 TEST_F(Designs, EveryModelMissingPastItsBoundSaysSoUnderItsChart) {
@@ -587,7 +591,7 @@ TEST_F(Designs, EveryModelMissingPastItsBoundSaysSoUnderItsChart) {
                                 ? misses[misses.size() / 2]
                                 : (misses[misses.size() / 2 - 1] + misses[misses.size() / 2]) / 2;
       const bool past = chart.model_bound == 0 || median > chart.model_bound * 100;
-      EXPECT_EQ(residual->caption.find(" misses ") != std::string::npos, past)
+      EXPECT_EQ(residual->caption.find(" points; ") != std::string::npos, past)
           << experiment.name << ": median miss " << median << "%, bound " << chart.model_bound;
       said += past;
     }
