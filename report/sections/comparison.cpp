@@ -121,6 +121,16 @@ TableData composite_table(const std::vector<MatchedFigure>& headline,
   return table;
 }
 
+// A table cell's n/a: the reason without the words every row shares ("power not measured
+// during this experiment in these runs" -> "n/a: not measured during this experiment").
+std::string short_reason(const ModelFigure& m) {
+  std::string reason = m.per_w_missing;
+  for (const char* shared : {"power ", " in these runs"})
+    if (const auto at = reason.find(shared); at != std::string::npos)
+      reason.erase(at, std::string(shared).size());
+  return "n/a: " + reason;
+}
+
 std::string version_text(const MatchedFigure& figure) {
   std::string text = fmt::format("v{}", figure.version);
   if (!figure.other_versions.empty()) {
@@ -144,14 +154,15 @@ TableData figures_table(const std::vector<MatchedFigure>& figures, bool headline
                                  {"version", ""},
                                  {"device", ""},
                                  {"at", ""},
-                                 {"median of run medians", numeric},
-                                 {"range of run medians (min – max)", numeric},
+                                 {"median", numeric},
+                                 {"range (min – max)", numeric},
                                  {"runs", numeric},
-                                 {"relative", numeric},
-                                 {"% of its own limit", numeric}};
+                                 {"relative", numeric}};
+  if (!headline) // the headline table is absolute; % of each card's own limit comes after it
+    columns.push_back({"% of its own limit", numeric});
   if (prices)
     columns.push_back({"per $1000", numeric});
-  columns.push_back({"per W (measured during the work)", numeric});
+  columns.push_back({"per W", numeric});
   TableData table(std::move(columns), headline ? "comparison" : "comparison-all");
   for (const auto& figure : figures) {
     const ModelFigure& best = figure.best();
@@ -159,22 +170,25 @@ TableData figures_table(const std::vector<MatchedFigure>& figures, bool headline
     for (const auto& m : figure.models) {
       const double relative = 1.0 / figure.advantage(m);
       std::vector<Cell> cells = {
-          {figure.title() + " (" + direction_words(*figure.metric) + ")", "", 0,
-           figure.experiment->anchor},
+          {short_title(figure.experiment->title) + " · " + display_name(figure.metric->metric) +
+               " (" + direction_words(*figure.metric) + ")",
+           "", 0, figure.experiment->anchor},
           {figure.workload == Workload::other ? "—" : figure.workload_label},
           {version_text(figure)},
           {m.model},
           {format_params(*m.across.params)},
           figure_cell(format_with_unit(m.across.median, unit), m.across.median),
-          figure_cell(format_range(m.across.min, m.across.max, unit), m.across.max - m.across.min),
+          figure_cell(format_number(m.across.min) + " – " + format_number(m.across.max),
+                      m.across.max - m.across.min),
           figure_cell(std::to_string(m.across.points.size()), double(m.across.points.size())),
-          figure_cell(&m == &best ? "best" : format_ratio(relative), relative),
-          figure_cell(m.across.pct_of_limit ? format_percent(*m.across.pct_of_limit) : "—",
-                      m.across.pct_of_limit)};
+          figure_cell(&m == &best ? "best" : format_ratio(relative), relative)};
+      if (!headline)
+        cells.push_back(
+            figure_cell(m.across.pct_of_limit ? format_percent(*m.across.pct_of_limit) : "—",
+                        m.across.pct_of_limit));
       if (prices)
         cells.push_back(figure_cell(m.per_kusd ? format_number(*m.per_kusd) : "—", m.per_kusd));
-      cells.push_back(figure_cell(
-          m.per_w ? format_number(*m.per_w) : "n/a (" + m.per_w_missing + ")", m.per_w));
+      cells.push_back(figure_cell(m.per_w ? format_number(*m.per_w) : short_reason(m), m.per_w));
       table.add_row(cells, &m == &best ? "best" : "");
     }
   }
@@ -256,28 +270,35 @@ mustache::data folded(const TableData& table, const std::string& summary) {
   return block;
 }
 
+// One chart per workload class and unit: a host link's GB/s never shares an axis with DRAM's.
 mustache::data absolute_charts(const PageContext& context,
                                const std::vector<MatchedFigure>& figures) {
   const auto& models = context.page.device_models;
   const auto colours = stable_colours(models);
-  std::vector<std::string> units;
+  std::vector<std::pair<Workload, std::string>> groups;
   for (const auto& figure : figures)
     if (figure.workload != Workload::other &&
-        std::find(units.begin(), units.end(), figure.metric->unit) == units.end())
-      units.push_back(figure.metric->unit);
-  std::vector<MatchedFigure> classed;
-  for (const auto& figure : figures)
-    if (figure.workload != Workload::other)
-      classed.push_back(figure);
+        std::find(groups.begin(), groups.end(), std::pair(figure.workload, figure.metric->unit)) ==
+            groups.end())
+      groups.emplace_back(figure.workload, figure.metric->unit);
   mustache::data charts{mustache::data::type::list};
-  for (const auto& unit : units) {
-    const json spec = absolute_chart(classed, unit, models, colours);
+  for (const auto& [workload, unit] : groups) {
+    std::vector<MatchedFigure> group;
+    std::string words;
+    for (const auto& figure : figures)
+      if (figure.workload == workload && figure.metric->unit == unit) {
+        group.push_back(figure);
+        if (words.empty())
+          words = workload == Workload::compute ? "compute" : figure.workload_label;
+      }
+    const json spec = absolute_chart(group, unit, models, colours);
     if (!spec.is_null())
-      charts.push_back(chart_block(
-          spec,
-          unit + ", absolute: each bar the median of a model's run medians, the whisker the "
-                 "range of its run medians (min to max)",
-          context.charts));
+      charts.push_back(chart_block(spec,
+                                   words + ", " + unit +
+                                       ", absolute: each bar the median of a model's run "
+                                       "medians, the whisker the range of its run medians (min "
+                                       "to max)",
+                                   context.charts));
   }
   return charts;
 }
@@ -373,8 +394,13 @@ mustache::data comparison_section(const PageContext& context) {
   classes.set("lines", class_list(context.page, lines));
   section.set("classes", classes);
   section.set("compared_devices", devices_table(context, headline).data());
+  // The classes' figures first, in class order; the rest after.
+  std::vector<MatchedFigure> by_class = headline;
+  std::stable_sort(
+      by_class.begin(), by_class.end(),
+      [](const MatchedFigure& a, const MatchedFigure& b) { return a.workload < b.workload; });
   section.set("figures",
-              headline.empty() ? mustache::data(false) : figures_table(headline, true).data());
+              headline.empty() ? mustache::data(false) : figures_table(by_class, true).data());
   section.set("absolute_charts", absolute_charts(context, headline));
   const TableData composite = composite_table(headline, context.page.device_models);
   section.set("composite", composite.row_count() ? composite.data() : mustache::data(false));
