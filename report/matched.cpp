@@ -516,7 +516,7 @@ std::vector<ClassLine> class_lines(const std::vector<MatchedFigure>& headline,
     else if (priced == used)
       line.per_usd = std::exp((usd[best] - usd[next]) / used);
     else
-      line.per_usd_missing = "no price for both models";
+      line.per_usd_missing = "needs a price for both models: --prices";
     const auto watts = means([](const ModelFigure& m) { return m.per_w; }, line.per_w_figures);
     if (line.workload == Workload::latency)
       line.per_w_missing = "a latency";

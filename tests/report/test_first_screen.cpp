@@ -414,7 +414,7 @@ TEST(BetterForWhat, OnlyWithTwoModelsAndOnlyOnMatchedPoints) {
   // Without prices for both models, no per-dollar verdict.
   options.prices = {{"NVIDIA H200", 32000}};
   EXPECT_NE(first_screen(render_html(history(), catalog(), json::array(), options))
-                .find("per $ n/a (no price for both models)"),
+                .find("per $ n/a (needs a price for both models: --prices)"),
             std::string::npos);
 }
 
