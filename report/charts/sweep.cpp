@@ -289,7 +289,7 @@ public:
               {"color", colour_}};
     if (sweep_.mark == "line" && !bars()) {
       json line = e;
-      line["detail"] = {{"field", "series"}};
+      line["detail"] = {{"field", "line"}};
       layers.push_back({{"transform", rows_with},
                         {"mark", {{"type", "line"}, {"opacity", 0.5}}},
                         {"encoding", line}});
@@ -316,9 +316,10 @@ private:
     json e = base("low");
     e[c_.val2] = {{"field", "high"}};
     e["color"] = colour_;
-    if (sweep_.mark == "line" && data_.plan.aggregated)
+    if (sweep_.mark == "line" && data_.plan.aggregated) {
+      e["detail"] = {{"field", "line"}};
       layers.push_back(layer(kind::measured, {{"type", "area"}, {"opacity", 0.18}}, e));
-    else
+    } else
       layers.push_back(layer(kind::measured, {{"type", "rule"}, {"opacity", 0.6}}, e));
   }
 
@@ -341,7 +342,7 @@ private:
       layers.push_back(layer(kind::model, {{"type", "tick"}, {"thickness", 2}}, e));
       return;
     }
-    e["detail"] = {{"field", "series"}};
+    e["detail"] = {{"field", "line"}};
     layers.push_back(
         layer(kind::model, {{"type", "line"}, {"strokeDash", {5, 3}}, {"strokeWidth", 1.5}}, e));
   }
@@ -358,7 +359,7 @@ private:
     if (sweep_.mark == "line") {
       json line = main;
       line.erase("tooltip");
-      line["detail"] = {{"field", "series"}};
+      line["detail"] = {{"field", "line"}};
       layers.push_back(layer(kind::measured, {{"type", "line"}}, line));
     }
     if (sweep_.shape_of)

@@ -15,14 +15,43 @@ namespace apod::report::charts {
 
 namespace {
 
+// Which line each plotted point joins: its series and panel, split further by every parameter
+// that takes several values at one x within them (issue 25: an older version's points, stored
+// without the colour parameter, formed one series "—" whose line zigzagged between the word
+// sizes it mixed). Only where that happens: elsewhere a line is its series.
+std::vector<int> line_of_points(const std::vector<Plotted>& plotted, const Sweep& sweep) {
+  using Group = std::tuple<std::string, std::string, std::string>; // series, facet, x
+  std::map<Group, std::vector<const Plotted*>> at_x;
+  for (const Plotted& p : plotted)
+    at_x[{p.series, p.facet, x_of(sweep, p).dump()}].push_back(&p);
+  std::set<std::string> splitting;
+  for (const auto& [group, points] : at_x)
+    for (const Plotted* p : points)
+      for (const auto& [key, value] : p->params->items())
+        if (key != sweep.x && member(*points.front()->params, key.c_str()) != value)
+          splitting.insert(key);
+  std::map<std::string, int> index;
+  std::vector<int> lines;
+  for (const Plotted& p : plotted) {
+    std::string key = p.series + '\x1f' + p.facet;
+    for (const auto& name : splitting)
+      key += '\x1f' + member(*p.params, name.c_str()).dump();
+    lines.push_back(index.try_emplace(key, int(index.size())).first->second);
+  }
+  return lines;
+}
+
 // Measured rows and the model beside each: the point's extra[model_key], or the point of the
 // same run (or device model) and parameters in the model metric.
 void add_measured(SweepData& data, const ExperimentView& experiment, const Sweep& sweep,
                   const std::vector<Plotted>& models) {
   const MetricView& metric = *sweep.metric;
-  for (const Plotted& p : data.plotted) {
-    json row = {{"kind", kind::measured}, {"x", x_of(sweep, p)}, {"y", p.y},        {"low", p.low},
-                {"high", p.high},         {"series", p.series},  {"facet", p.facet}};
+  const std::vector<int> lines = line_of_points(data.plotted, sweep);
+  for (std::size_t i = 0; i < data.plotted.size(); ++i) {
+    const Plotted& p = data.plotted[i];
+    json row = {{"kind", kind::measured}, {"x", x_of(sweep, p)}, {"y", p.y},
+                {"low", p.low},           {"high", p.high},      {"series", p.series},
+                {"facet", p.facet},       {"line", lines[i]}};
     add_tooltip_fields(row, p, experiment, metric);
     if (sweep.as_pct_of_limit) {
       row["median_text"] = format_percent(p.y) + " of its device's limit";
@@ -46,6 +75,7 @@ void add_measured(SweepData& data, const ExperimentView& experiment, const Sweep
                            {"y", *model},
                            {"series", p.series},
                            {"facet", p.facet},
+                           {"line", lines[i]},
                            {"model_text", text}});
       data.with_model = true;
       if (*model != 0 && std::isfinite(*model) && std::isfinite(p.y)) {

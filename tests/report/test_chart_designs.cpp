@@ -522,6 +522,31 @@ TEST_F(Designs, VerticalRuleWordsStandFromThePanelsBottomALineApart) {
   EXPECT_GE(words, 2u);
 }
 
+TEST_F(Designs, ALineNeverJoinsTwoPointsOfOneXItSplitsByWhatDiffersThere) {
+  // Issue 25: points an older version stored without the colour parameter formed one series
+  // "—" whose line zigzagged between the word sizes it mixed at each offset.
+  json document = one_run_of_matrix();
+  for (auto& m : document["runs"][0]["measurements"])
+    if (m["experiment"] == "offset_copy") {
+      m["params"].erase("variant");
+      m["comparability_key"] = nullptr;
+    }
+  const PageModel old = build_page_model(document, matrix_catalog());
+  const auto blocks = experiment_charts(old, experiment_in(old, "offset_copy"), figures);
+  ASSERT_FALSE(blocks.empty());
+  std::map<int, std::set<std::string>> xs_of_line;
+  std::size_t points = 0;
+  for (const json& row : rows_of(blocks.front().spec, "measured")) {
+    EXPECT_TRUE(xs_of_line[row["line"].get<int>()].insert(row["x"].dump()).second)
+        << "two points of one line at x = " << row["x"];
+    ++points;
+  }
+  EXPECT_GT(xs_of_line.size(), 1u) << "the kernels and word sizes are lines of their own";
+  EXPECT_GT(points, xs_of_line.size());
+  EXPECT_NE(layers_with_mark(blocks.front().spec, "line").front().dump().find("\"line\""),
+            std::string::npos);
+}
+
 TEST(SeriesColours, ASeriesNameKeepsItsColourInEveryChartOfThePage) {
   SeriesColours page({"NVIDIA H100 80GB HBM3", "NVIDIA H200"});
   const SeriesColoursScope scope(page);
