@@ -271,8 +271,9 @@ json timeline_base_spec() {
   layers.push_back(
       layer("gaps",
             {{"type", "text"},
+             {"align", "left"},
              {"baseline", "top"},
-             {"dy", 2},
+             {"dx", 3},
              {"fontSize", 10},
              {"color", context_colour}},
             {{"x", x_run()},

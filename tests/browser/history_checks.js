@@ -3,7 +3,8 @@
 // HTML); templates/page.js draws a row's sparkline when the row is seen. Fails unless
 // - a row in a folded group has no sparkline until it is seen, and gets one once its group is
 //   opened and it is scrolled into view (each model's first group);
-// - every row scrolled into view gets its sparkline;
+// - every row scrolled into view gets its sparkline, and no line of it crosses a gap's rule (where
+//   the page has gaps: the committed runs' page has, the fixtures' nightly runs have none);
 // - every sparkline has the same fixed y domain, and draws its values on it: a row's drawn height
 //   is its values' range on that scale (an auto-scaled row would fill the height whatever its
 //   wobble), checked on two rows whose wobbles differ at least threefold.
@@ -44,6 +45,18 @@ async function sparklines(page) {
       else svgs.push(svg);
     }
 
+    // No line across a gap: every polyline lies between two of its sparkline's gap rules.
+    let gaps_seen = 0;
+    for (const svg of svgs) {
+      const gaps = Array.from(svg.querySelectorAll('line.gap')).map((g) => Number(g.getAttribute('x1')));
+      gaps_seen += gaps.length;
+      svg.querySelectorAll('polyline').forEach((line) => {
+        const xs = line.getAttribute('points').split(' ').map((xy) => Number(xy.split(',')[0]));
+        const left = Math.min(...xs), right = Math.max(...xs);
+        if (gaps.some((x) => left < x && x < right))
+          failures.push(`a sparkline's line crosses a gap (${left}..${right})`);
+      });
+    }
     const domains = new Set(svgs.map((svg) => svg.getAttribute('data-domain')));
     if (domains.size !== 1)
       failures.push(`the sparklines have ${domains.size} y domains: ${Array.from(domains)}`);
@@ -75,7 +88,7 @@ async function sparklines(page) {
       failures.push(`a ${(100 * large.wobble).toFixed(2)} % wobble is drawn ${large.drawn} px ` +
                     `high, a ${(100 * small.wobble).toFixed(2)} % one ${small.drawn} px`);
     window.scrollTo(0, 0);
-    return { failures, drawn: svgs.length };
+    return { failures, drawn: svgs.length, gaps: gaps_seen };
   });
 }
 
