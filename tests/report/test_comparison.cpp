@@ -507,6 +507,62 @@ TEST_F(Comparison, MarkdownHasTheClassLinesAndHonoursPrices) {
             std::string::npos);
 }
 
+// The committed runs (data/runs): an H100 at peak_copy v2 and an H200 at v1 (2026-11-22, before
+// the telemetry named the experiment) and v2. The comparison is v2 only; the latency at DRAM is
+// each model's largest working set (their sweeps end at 100 and 120 MiB), never L1.
+TEST(CommittedRuns, TheH200AndH100CompareAtOneVersionAndLatencyAtDram) {
+  json document = committed_runs("nvidia-h100-20261126-memory.json.gz");
+  for (const char* name :
+       {"nvidia-h200-20261122-session2.json.gz", "nvidia-h200-20261126-memory.json.gz"}) {
+    json more = committed_runs(name);
+    for (json& run : more["runs"])
+      document["runs"].push_back(std::move(run));
+  }
+  const PageModel page = build_page_model(document, matrix_catalog());
+  ASSERT_EQ(page.device_models.size(), 2u);
+  const auto figures = matched_figures(page, {}, true);
+  // Every figure of an experiment measured at two versions: its points are of one only.
+  const MatchedFigure* peak = nullptr; // the best bandwidth of them: the achievable peak
+  std::size_t versioned = 0;
+  for (const auto& f : figures) {
+    if (f.other_versions.empty())
+      continue;
+    ++versioned;
+    for (const auto& model : f.models)
+      for (const PointView* point : model.across.points)
+        for (const auto& e : point->run->run->experiments)
+          if (e.name == f.experiment->name)
+            EXPECT_EQ(e.version, f.version) << f.title() << " " << model.model;
+    if (f.workload == Workload::memory_bound &&
+        (!peak || f.best().across.median > peak->best().across.median))
+      peak = &f;
+  }
+  EXPECT_GE(versioned, 3u); // peak_copy, offset_copy, stride_copy at least
+  ASSERT_NE(peak, nullptr);
+  EXPECT_EQ(peak->version, 2);
+  EXPECT_EQ(peak->other_versions, std::vector<long long>{1});
+  const ModelFigure& h200_figure =
+      peak->models[0].model.find("H200") != std::string::npos ? peak->models[0] : peak->models[1];
+  EXPECT_EQ(h200_figure.across.points.size(), 3u); // the three v2 runs, not the two v1 runs
+  EXPECT_NEAR(peak->advantage(peak->models[0]) * peak->advantage(peak->models[1]), 1.42, 0.02);
+  // Per W: power measured during the work in every v2 run of both.
+  for (const auto& model : peak->models)
+    EXPECT_TRUE(model.per_w) << model.model << ": " << model.per_w_missing;
+  // Latency at DRAM: each model's largest working set, in the hundreds of ns.
+  const auto latency = std::find_if(figures.begin(), figures.end(), [](const MatchedFigure& f) {
+    return f.workload == Workload::latency;
+  });
+  ASSERT_NE(latency, figures.end());
+  std::set<double> sets;
+  for (const auto& model : latency->models) {
+    EXPECT_GT(model.across.median, 200) << model.model; // DRAM, not L1's ~16 ns
+    for (const auto& [key, value] : model.across.params->items())
+      if (value.is_number() && value.get<double>() > 1e6)
+        sets.insert(value.get<double>());
+  }
+  EXPECT_EQ(sets, (std::set<double>{100.0 * 1024 * 1024, 120.0 * 1024 * 1024}));
+}
+
 TEST(Prices, UnreadableAndMalformedFilesAreInputErrors) {
   EXPECT_THROW(load_prices("/nonexistent/prices.json"), apod::InputError);
   const std::string path = ::testing::TempDir() + "apod_bad_prices.json";
