@@ -75,8 +75,13 @@ json category_encoding(const Sweep& sweep, const SweepData& data, bool across) {
                                                    : sweep.x_in_bytes ? 2
                                                                       : 10}}
                                    : json{{"type", "symlog"}});
+  double widest = 0;
+  for (const auto& v : data.x_order)
+    widest = std::max(widest, std::abs(v.get<double>()));
   if (sweep.x_in_bytes)
     x["axis"] = {{"labelExpr", bytes_label_expr}};
+  else if (widest >= 100000) // "13M", not "13,000,000" (SI, three significant digits)
+    x["axis"] = {{"format", ".3~s"}};
   else if (integers && !sweep.log_x)
     x["axis"] = {{"tickMinStep", 1}}; // no "2.5 words" between whole-number parameters
   return x;
