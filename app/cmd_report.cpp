@@ -23,6 +23,7 @@ void add_report(CLI::App& app, Action& action) {
   struct Args {
     std::string db = "apod.db", out, prices, format = "html";
     std::vector<std::string> runs;
+    bool plain_data = false;
   };
   auto args = std::make_shared<Args>();
   auto* report = app.add_subcommand(
@@ -43,6 +44,10 @@ void add_report(CLI::App& app, Action& action) {
                    "or a CI summary")
       ->check(CLI::IsMember({"html", "markdown"}))
       ->capture_default_str();
+  report->add_flag("--plain-data", args->plain_data,
+                   "html: write the chart specs, the history's data, the folded tables and the "
+                   "Vega libraries as plain text instead of deflated and base64-encoded (a page "
+                   "about 3x larger, for reading its source or diffing two pages)");
   report->callback([&action, args] {
     action = [args] {
       check_database_path(args->db);
@@ -56,6 +61,7 @@ void add_report(CLI::App& app, Action& action) {
       OutputFile out(out_path, inputs); // checked before any work
       // The prices first: a bad file is the user's to fix (exit 2) before any database is opened.
       report::RenderOptions options;
+      options.packed = !args->plain_data; // report/pack.hpp
       if (!args->prices.empty()) {
         report::PriceFile file = report::load_price_file(args->prices);
         options.prices = std::move(file.prices);

@@ -1,87 +1,98 @@
 #!/usr/bin/env bash
-# The screenshots of the report's first screen in docs/screenshots/ (docs/report.md), taken from
-# headless Chromium by tests/browser/screenshot.js and never edited:
-#   first-screen-one-device.png   the runs of one GPU          (ONE_DEVICE documents)
-#   first-screen-two-models.png   two or more device models    (TWO_MODELS documents)
-#   first-screen-history.png      a year of nights, three machines (1000 synthetic runs,
-#                                 tests/report/bench_report --fleet; or HISTORY_DB, a database)
-#   section-history.png, section-peak-copy.png, section-offset-copy.png, section-environment.png
-#                                 sections of the one-device page, scrolled to the top
-#   section-comparison.png        the buyer's comparison of the two-model page
-# Each database gets its oldest run pinned as the baseline (`apod baseline set`), so the first
-# screen shows the verdict of the newest run against it.
+# The screenshots of docs/screenshots/ (docs/report.md describes each), taken from headless
+# Chromium by tests/browser/screenshot.js at 1280x900 and never edited. One first screen per
+# reader, then sections:
+#   first-screen-gpu-owner.png  what does this GPU deliver? The newest committed H100 runs (two
+#                               sittings on two GPUs, 14 runs), no baseline pinned: the newest run
+#                               is judged against the previous run of its machine.
+#   first-screen-ci-owner.png   did anything change? The same 12 H100 runs with the oldest pinned
+#                               and, as the 13th, a copy of the newest run PLANTED 8% slower on
+#                               every offset_copy point (its label says so): the verdict a
+#                               regression gets.
+#   first-screen-buyer.png      which model for what? The newest two sittings of both models
+#                               (H100 and H200) with the example prices of docs/report.md.
+#   first-screen-history.png    a year of nights: 1000 runs, the committed runs repeated
+#                               (tests/report/bench_report --from), or HISTORY_DB, a database.
+#   section-history.png, section-offset-copy.png, section-peak-copy.png, section-environment.png
+#                               sections of the CI owner's page, scrolled to the top
+#   section-comparison.png      the buyer's comparison
 #
 #   ci/screenshots.sh [BUILD_DIR] [OUT_DIR]
-#   ONE_DEVICE="data/runs/a.json ..." TWO_MODELS="data/runs/h100.json data/runs/h200.json ..."
-#   HISTORY_DB=fleet.db ci/screenshots.sh build docs/screenshots
-#
-# Defaults: ONE_DEVICE is every committed H200 document of data/runs (.json or .json.gz); TWO_MODELS every committed
-# document of data/runs. When those cover a single device model (only H200 runs are committed so
-# far), the two-model image is taken of the synthetic two-model fixture
-# (tests/report/fixtures/synthetic_history.json, whose page says it is synthetic) and the script
-# says so: rerun it once runs of a second model are committed.
+#   H100_RUNS="data/runs/a.json.gz ..." H200_RUNS="..." HISTORY_DB=fleet.db ci/screenshots.sh
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-$root/build}
 out=${2:-$root/docs/screenshots}
 apod=$build/apod
-one_device=${ONE_DEVICE:-$(ls "$root"/data/runs/nvidia-h200-*.json "$root"/data/runs/nvidia-h200-*.json.gz)}
-two_models=${TWO_MODELS:-$(ls "$root"/data/runs/*.json "$root"/data/runs/*.json.gz)}
+h100_runs=${H100_RUNS:-$(ls "$root"/data/runs/nvidia-h100-*-oos-sitting[12].json.gz)}
+h200_runs=${H200_RUNS:-$(ls "$root"/data/runs/nvidia-h200-*-oos-sitting[12].json.gz)}
 shoot="node $root/tests/browser/screenshot.js"
 [ -x "$apod" ] || { echo "screenshots: no apod at $apod (build first)" >&2; exit 2; }
 mkdir -p "$out"
 work=$(mktemp -d "${TMPDIR:-/tmp}/apod-screenshots.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# database NAME DOCUMENT...: a database of the documents with its oldest run pinned.
-database() {
-  local db=$work/$1.db
-  shift
-  "$apod" import --db "$db" "$@" >/dev/null
-  pin "$db"
-  echo "$db"
+newest_runs() {  # newest_runs DB COUNT: the ids of the newest COUNT runs, oldest first
+  "$apod" list --runs --json --db "$1" | python3 -c "
+import json, sys
+for run in json.load(sys.stdin)[-$2:]:
+    print(run['id'])"
 }
 
-pin() {
-  local oldest
-  oldest=$("$apod" list --runs --db "$1" | awk 'NR == 2 { print $1 }')
-  [ -n "$oldest" ] && "$apod" baseline set "$oldest" --db "$1" >/dev/null
-}
-
-models_in() {
-  "$apod" export --db "$1" --out - 2>/dev/null |
-    python3 -c 'import json, sys; print(len({r["device"]["name"] for r in json.load(sys.stdin)["runs"]}))'
-}
-
+# The GPU owner: the H100 runs, nothing pinned.
 # shellcheck disable=SC2086 # the documents are paths without spaces, one word each
-db=$(database one $one_device)
-"$apod" report --db "$db" --out "$work/one.html"
-$shoot "$work/one.html" "$out/first-screen-one-device.png"
-$shoot "$work/one.html" "$out/section-history.png" --scroll '#history'
-$shoot "$work/one.html" "$out/section-peak-copy.png" --scroll 'section[id$="-peak_copy"]'
-$shoot "$work/one.html" "$out/section-offset-copy.png" --scroll 'section[id$="-offset_copy"]'
-$shoot "$work/one.html" "$out/section-environment.png" --scroll '#environment'
+"$apod" import --db "$work/h100.db" $h100_runs >/dev/null
+"$apod" report --db "$work/h100.db" --out "$work/gpu-owner.html"
+$shoot "$work/gpu-owner.html" "$out/first-screen-gpu-owner.png"
 
+# The CI owner: the newest 12 of those runs, the oldest pinned, and a planted regression.
+mapfile -t twelve < <(newest_runs "$work/h100.db" 12)
+"$apod" export --db "$work/h100.db" --run "${twelve[-1]}" --out "$work/newest.json"
+python3 - "$work/newest.json" "$work/planted.json" <<'PY'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+run = doc["runs"][0]
+source = run["id"]
+run["id"] = "badc0ffee" + source[9:]
+run["label"] = f"PLANTED: run {source[:12]} with every offset_copy point 8% slower (ci/screenshots.sh)"
+run["started_at"] = run["finished_at"] or run["started_at"]
+for m in run["measurements"]:
+    if m.get("experiment") != "offset_copy":
+        continue
+    # 8% slower: a rate times 0.92, a time over 0.92; every statistic scales with its samples.
+    factor = 0.92 if m.get("direction") == "higher" else 1 / 0.92
+    for key in ("median", "min", "max", "mean", "stddev", "q1", "q3", "iqr", "ci_low", "ci_high"):
+        if isinstance(m.get(key), (int, float)) and not isinstance(m.get(key), bool):
+            m[key] *= factor
+json.dump(doc, open(sys.argv[2], "w"))
+PY
+"$apod" export --db "$work/h100.db" --run "${twelve[@]}" --out "$work/twelve.json"
+"$apod" import --db "$work/ci.db" "$work/twelve.json" "$work/planted.json" >/dev/null
+"$apod" baseline set "${twelve[0]}" --db "$work/ci.db" >/dev/null
+"$apod" report --db "$work/ci.db" --out "$work/ci-owner.html"
+$shoot "$work/ci-owner.html" "$out/first-screen-ci-owner.png"
+$shoot "$work/ci-owner.html" "$out/section-history.png" --scroll '#history'
+$shoot "$work/ci-owner.html" "$out/section-offset-copy.png" --scroll 'section[id$="-offset_copy"]'
+$shoot "$work/ci-owner.html" "$out/section-peak-copy.png" --scroll 'section[id$="-peak_copy"]'
+$shoot "$work/ci-owner.html" "$out/section-environment.png" --scroll '#environment'
+
+# The buyer: both models, the example prices.
+printf '{"NVIDIA H100 80GB HBM3": 25000, "NVIDIA H200": 32000}\n' > "$work/prices.json"
 # shellcheck disable=SC2086
-db=$(database two $two_models)
-if [ "$(models_in "$db")" -ge 2 ]; then
-  "$apod" report --db "$db" --out "$work/two.html"
-else
-  echo "screenshots: the documents given cover one device model; the two-model image shows the" \
-       "synthetic fixture tests/report/fixtures/synthetic_history.json" >&2
-  db=$(database two-synthetic "$root/tests/report/fixtures/synthetic_history.json")
-  "$apod" report --db "$db" --out "$work/two.html"
-fi
-$shoot "$work/two.html" "$out/first-screen-two-models.png"
-$shoot "$work/two.html" "$out/section-comparison.png" --scroll '#comparison'
+"$apod" import --db "$work/two.db" $h100_runs $h200_runs >/dev/null
+"$apod" report --db "$work/two.db" --prices "$work/prices.json" --out "$work/buyer.html"
+$shoot "$work/buyer.html" "$out/first-screen-buyer.png"
+$shoot "$work/buyer.html" "$out/section-comparison.png" --scroll '#comparison'
 
+# A year of nights.
 if [ -n "${HISTORY_DB:-}" ]; then
   cp "$HISTORY_DB" "$work/history.db"
-  [ -n "$("$apod" baseline show --db "$work/history.db" 2>/dev/null)" ] || pin "$work/history.db"
   "$apod" report --db "$work/history.db" --out "$work/history.html"
 else
-  "$build/tests/report/bench_report" 1000 --fleet --samples 10 --out "$work/history.html" >/dev/null
+  from=()
+  for document in $h100_runs $h200_runs; do from+=(--from "$document"); done
+  "$build/tests/report/bench_report" 1000 "${from[@]}" --out "$work/history.html" >/dev/null
 fi
 $shoot "$work/history.html" "$out/first-screen-history.png"
 echo "screenshots: wrote $(cd "$out" && ls first-screen-*.png section-*.png | tr '\n' ' ')in $out"

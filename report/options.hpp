@@ -23,6 +23,11 @@ struct RenderOptions {
   /// the first screen and the history judge the newest run of its device model against it.
   /// Empty: none pinned.
   std::string baseline_run;
+  /// Pack the page's bulk (report/pack.hpp): the chart specs, the history's data, folded value
+  /// tables and the Vega libraries deflated and base64-encoded, inflated by the page's scripts.
+  /// `apod report` packs unless --plain-data; the library's default is the plain page, which the
+  /// unit tests read.
+  bool packed = false;
 };
 
 } // namespace apod::report

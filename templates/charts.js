@@ -5,6 +5,25 @@
 // "done" (or "failed"): tests/browser waits for that.
 (function () {
   'use strict';
+  // A packed block (report/pack.hpp: `apod report` packs the Vega libraries, the chart specs,
+  // the history's data and folded value tables) is base64 of zlib-deflated text; the browser's
+  // DecompressionStream inflates it. A block without data-packed is read as it is.
+  function unpack(element) {
+    var text = element.textContent;
+    if (element.getAttribute('data-packed') !== 'deflate-base64') return Promise.resolve(text);
+    var binary = atob(text.trim());
+    var bytes = new Uint8Array(binary.length);
+    for (var i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    var stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate'));
+    return new Response(stream).text();
+  }
+  window.apodUnpack = unpack;
+  // The Vega libraries: inline scripts already ran; packed ones are inflated, then run in their
+  // order (global eval, which the page's CSP allows for Vega's own expressions).
+  var packed_libraries = Array.prototype.slice.call(document.querySelectorAll('script[data-library]'));
+  window.apodLibraries = Promise.all(packed_libraries.map(unpack)).then(function (codes) {
+    codes.forEach(function (code) { (0, eval)(code); });
+  });
   var blocks = Array.prototype.slice.call(
     document.querySelectorAll('script[type="application/json"][data-chart-for]'));
   var failed = 0;
@@ -36,18 +55,13 @@
     var target = document.getElementById(block.getAttribute('data-chart-for'));
     drawing = target.id;
     var next = function () { setTimeout(function () { draw(index + 1); }, 0); };
-    var spec;
-    try {
-      spec = JSON.parse(block.textContent);
-    } catch (error) {
-      show_error(target, String(error));
-      console.error(error);
-      next();
-      return;
-    }
     // actions:false: no export menu, no links to the Vega editor; mode is given so that no
     // $schema needs to be read.
-    vegaEmbed(target, spec, { renderer: 'svg', actions: false, mode: 'vega-lite' })
+    unpack(block)
+      .then(function (text) {
+        return vegaEmbed(target, JSON.parse(text),
+                         { renderer: 'svg', actions: false, mode: 'vega-lite' });
+      })
       .then(function () { target.setAttribute('data-rendered', 'true'); })
       .catch(function (error) { show_error(target, error.message); console.error(error); })
       .then(next);
@@ -58,5 +72,8 @@
     document.querySelectorAll('details').forEach(function (d) { d.open = true; });
   });
 
-  draw(0);
+  window.apodLibraries.then(function () { draw(0); }, function (error) {
+    console.error(error);
+    document.body.setAttribute('data-charts', 'failed');
+  });
 })();

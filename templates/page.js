@@ -41,7 +41,11 @@
     rows.forEach(function (item) { body.appendChild(item.row); });
   }
 
-  document.querySelectorAll('table.sortable').forEach(function (table) {
+  function make_sortable(root) {
+    root.querySelectorAll('table.sortable').forEach(make_table_sortable);
+  }
+
+  function make_table_sortable(table) {
     if (!table.tHead || !table.tBodies.length) return;
     Array.prototype.forEach.call(table.tHead.rows[0].cells, function (header, column) {
       header.classList.add('sort-header');
@@ -53,6 +57,36 @@
         if (event.key === 'Enter' || event.key === ' ') { event.preventDefault(); sort(); }
       });
     });
+  }
+  make_sortable(document);
+
+  // ---- Folded value tables packed by report/pack.hpp: a <details class="values"> holds its
+  // table as a packed text/html block until it is first opened (or is open at load).
+  function unfold(details) {
+    var block = details.querySelector(':scope > script[type="text/html"][data-packed]');
+    if (!block) return Promise.resolve();
+    return window.apodUnpack(block).then(function (html) {
+      if (!block.parentNode) return; // another toggle got there first
+      var holder = document.createElement('div');
+      holder.innerHTML = html;
+      var nodes = Array.prototype.slice.call(holder.childNodes);
+      nodes.forEach(function (node) { details.insertBefore(node, block); });
+      block.remove();
+      make_sortable(details);
+      details.setAttribute('data-unfolded', '');
+      if (details.matches('details.figure-group')) observe_rows(index_rows());
+    });
+  }
+  // The history's folded groups of rows are packed the same way (details.figure-group).
+  var folded = 'details.values, details.figure-group';
+  var unfolded_at_load = Array.prototype.map.call(
+    document.querySelectorAll('details.values[open]'), unfold);
+  document.addEventListener('toggle', function (event) {
+    if (event.target.open && event.target.matches(folded)) unfold(event.target);
+  }, true);
+  // A printout shows every table: charts.js opens every details element before printing.
+  window.addEventListener('beforeprint', function () {
+    document.querySelectorAll(folded).forEach(unfold);
   });
 
   // ---- The history (report/charts/history.hpp), drawn on demand from the section's one data
@@ -62,16 +96,22 @@
   // sparkline is drawn when the row scrolls into view (or its folded group opens and it does),
   // its full chart when it is opened.
   var history_block = document.querySelector('script[data-history]');
-  var history_data = history_block ? JSON.parse(history_block.textContent) : null;
+  var history_data = null; // set from the block, inflated (start_history)
   var rows_of = new Map(); // details.figure-row -> { row, model }
-  if (history_data) {
-    var next_row = 0;
+  // Rows present in the page (a folded group's rows arrive when it is opened: unfold), each
+  // found in the data block by its data-row. Returns the rows it added.
+  function index_rows() {
+    var added = [];
+    if (!history_data) return added;
     document.querySelectorAll('#history .history-model').forEach(function (block, k) {
-      block.querySelectorAll('details.figure-row').forEach(function (details) {
-        rows_of.set(details, { row: history_data.rows[next_row++], model: history_data.models[k],
-                               details: details });
+      block.querySelectorAll('details.figure-row[data-row]').forEach(function (details) {
+        if (rows_of.has(details)) return;
+        rows_of.set(details, { row: history_data.rows[Number(details.getAttribute('data-row'))],
+                               model: history_data.models[k], details: details });
+        added.push(details);
       });
     });
+    return added;
   }
 
   // A coded list ("3,-1,,_4,0" from ordinal `first`: "" one run without a value, "_k" k runs) as
@@ -227,17 +267,21 @@
   }
 
   // Rows in a folded group are not laid out, so they intersect only once the group is open.
-  if (rows_of.size && 'IntersectionObserver' in window) {
-    var observer = new IntersectionObserver(function (entries) {
+  // Each row's sparkline is drawn when the row comes into view.
+  var row_observer = 'IntersectionObserver' in window
+    ? new IntersectionObserver(function (entries) {
       entries.forEach(function (item) {
         if (!item.isIntersecting) return;
-        observer.unobserve(item.target);
+        row_observer.unobserve(item.target);
         draw_sparkline(item.target);
       });
-    }, { rootMargin: '200px 0px' });
-    rows_of.forEach(function (entry, details) { observer.observe(details); });
-  } else {
-    rows_of.forEach(function (entry, details) { draw_sparkline(details); });
+    }, { rootMargin: '200px 0px' })
+    : null;
+  function observe_rows(rows) {
+    rows.forEach(function (details) {
+      if (row_observer) row_observer.observe(details);
+      else draw_sparkline(details);
+    });
   }
 
   // The full chart's spec: the shared base, this row's datasets, x the model's run order with a
@@ -323,7 +367,11 @@
       console.error(error);
       return;
     }
-    vegaEmbed(target, spec, { renderer: 'svg', actions: false, mode: 'vega-lite' })
+    // The libraries may still be inflating when a row is opened early (charts.js).
+    window.apodLibraries
+      .then(function () {
+        return vegaEmbed(target, spec, { renderer: 'svg', actions: false, mode: 'vega-lite' });
+      })
       .then(function () { target.setAttribute('data-rendered', 'true'); })
       .catch(function (error) {
         target.setAttribute('data-rendered', 'error');
@@ -340,5 +388,15 @@
     }
   }, true);
 
-  document.body.setAttribute('data-page', 'ready');
+  var history_ready = !history_block ? Promise.resolve()
+    : window.apodUnpack(history_block).then(function (text) {
+      history_data = JSON.parse(text);
+      observe_rows(index_rows());
+    });
+  Promise.all([history_ready].concat(unfolded_at_load)).then(function () {
+    document.body.setAttribute('data-page', 'ready');
+  }, function (error) {
+    console.error(error);
+    document.body.setAttribute('data-page', 'failed');
+  });
 })();

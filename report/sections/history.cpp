@@ -86,6 +86,9 @@ mustache::data figure_row(const PageContext& context, const Timeline& timeline,
     row.set("verdict_class", "");
     row.set("verdict_meaning", false);
   }
+  // The row's place in the data block: page.js finds a row's data by it, also for rows of a
+  // folded group that report/pack.hpp packs and page.js puts in place when the group opens.
+  row.set("row_index", std::to_string(rows.size()));
   rows.push_back(figure_chart(figure, timeline));
   return row;
 }

@@ -3,19 +3,24 @@
 its spec (the <script type="application/json" data-chart-for=...> block) becomes a line of the
 measured rows whose colour is the median (one series per point), whose opacity is a nominal field
 (a Vega-Lite warning) and whose y title is cut at 40 px, beside two words drawn at one place. Exits 1 when the page has no chart."""
+import base64
 import html
 import json
 import re
 import sys
+import zlib
 
 path = sys.argv[1]
 page = open(path, encoding="utf-8").read()
-block = re.compile(r'(<script type="application/json" data-chart-for="[^"]*">)(.*?)(</script>)',
-                   re.S)
+# A packed block (report/pack.hpp, the page `apod report` writes) is base64 of zlib-deflated JSON.
+block = re.compile(r'(<script type="application/json"( data-packed="deflate-base64")? '
+                   r'data-chart-for="[^"]*">)(.*?)(</script>)', re.S)
 match = block.search(page)
 if not match:
     sys.exit(f"break_chart.py: no chart in {path}")
-spec = json.loads(match.group(2))
+packed = match.group(2) is not None
+body = match.group(3)
+spec = json.loads(zlib.decompress(base64.b64decode(body)) if packed else body)
 # The rows of the first layer that holds data: the measured points, whatever the chart's shape.
 def first_values(node):
     if isinstance(node, dict):
@@ -61,5 +66,7 @@ broken = {
     "layer": [line, words],
 }
 text = json.dumps(broken).replace("</", "<\\/")
-page = page[:match.start(2)] + text + page[match.end(2):]
+if packed:
+    text = base64.b64encode(zlib.compress(text.encode(), 9)).decode()
+page = page[:match.start(3)] + text + page[match.end(3):]
 open(path, "w", encoding="utf-8").write(page)

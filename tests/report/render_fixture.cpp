@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   }
   try {
     apod::report::RenderOptions options;
+    options.packed = true; // the page `apod report` writes (report/pack.hpp)
     if (argc >= 6)
       options.prices = apod::report::load_prices(argv[5]);
     if (argc == 7)

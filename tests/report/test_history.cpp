@@ -169,7 +169,7 @@ TEST_F(History, EveryFigureMeasuredTwiceHasARowHeadlinesFirst) {
     EXPECT_TRUE(timeline.figures[i].headline) << i;
   EXPECT_FALSE(timeline.figures[headline_series_h200].headline);
   const std::string section = section_of(render_html(results, catalog(), json::array()), "history");
-  EXPECT_EQ(count(section, "<details class=\"figure-row\">"), timeline.figures.size());
+  EXPECT_EQ(count(section, "<details class=\"figure-row\" data-row="), timeline.figures.size());
   // No drawing in the HTML (issue 25): each row's values are in the one data block, in page
   // order, and page.js draws its sparkline when it is seen.
   EXPECT_EQ(count(section, "<svg"), 0u);
@@ -470,7 +470,7 @@ TEST(HistorySection, EachRowCostsFarLessThanItsInlineSparklineDid) {
   const json results = synthetic_history(100, 10);
   const std::string html = render_html(results, synthetic_matrix_catalog(), json::array());
   const std::string section = section_of(html, "history");
-  const std::size_t rows = count(section, "<details class=\"figure-row\">");
+  const std::size_t rows = count(section, "<details class=\"figure-row\" data-row=");
   ASSERT_EQ(rows, 944u);
   const double bytes_per_row = double(section.size()) / double(rows);
   EXPECT_LT(bytes_per_row, 700) << section.size() << " bytes";
