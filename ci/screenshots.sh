@@ -10,7 +10,8 @@
 #                               every offset_copy point (its label says so): the verdict a
 #                               regression gets.
 #   first-screen-buyer.png      which model for what? The newest two sittings of both models
-#                               (H100 and H200) with the example prices of docs/report.md.
+#                               (H100 and H200) with the example prices of docs/report.md,
+#                               scrolled to the first screen's "which is better for what" block.
 #   first-screen-history.png    a year of nights: 1000 runs, the committed runs repeated
 #                               (tests/report/bench_report --from), or HISTORY_DB, a database.
 #   section-history.png, section-offset-copy.png, section-peak-copy.png, section-environment.png
@@ -65,6 +66,7 @@ for m in run["measurements"]:
     for key in ("median", "min", "max", "mean", "stddev", "q1", "q3", "iqr", "ci_low", "ci_high"):
         if isinstance(m.get(key), (int, float)) and not isinstance(m.get(key), bool):
             m[key] *= factor
+    m["samples"] = [sample * factor for sample in m.get("samples", [])]
 json.dump(doc, open(sys.argv[2], "w"))
 PY
 "$apod" export --db "$work/h100.db" --run "${twelve[@]}" --out "$work/twelve.json"
@@ -82,7 +84,9 @@ printf '{"NVIDIA H100 80GB HBM3": 25000, "NVIDIA H200": 32000}\n' > "$work/price
 # shellcheck disable=SC2086
 "$apod" import --db "$work/two.db" $h100_runs $h200_runs >/dev/null
 "$apod" report --db "$work/two.db" --prices "$work/prices.json" --out "$work/buyer.html"
-$shoot "$work/buyer.html" "$out/first-screen-buyer.png"
+# The first screen's last block is the buyer's: scrolled to it (the verdict and the newest
+# figures come first on every page).
+$shoot "$work/buyer.html" "$out/first-screen-buyer.png" --scroll '#better-for-what'
 $shoot "$work/buyer.html" "$out/section-comparison.png" --scroll '#comparison'
 
 # A year of nights.

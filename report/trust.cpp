@@ -72,10 +72,12 @@ std::vector<TrustTag> point_trust(const PointView& point, const PointVerdict* pa
     noisy = "Sampling stopped before the median reached its confidence target.";
   if (pair) {
     // Inconclusive counts as noisy only where the machine's own history gave the noise (without
-    // one every point is inconclusive on class defaults) and that noise hides a change of twice
-    // the point's threshold: a point that could see 1.7 % against a 1.5 % threshold is quiet.
+    // one every point is inconclusive on class defaults) and that noise, run to run, is as large
+    // as the point's threshold. A point inconclusive for want of history (±0.8 % of noise that
+    // 6 runs cannot yet tell from a 1.5 % change) is not noisy: the verdict's "sees" line says
+    // what it needs.
     const Decision decision = decision_of(*pair);
-    const bool hidden = pair->history_runs >= 2 && pair->detectable >= 2 * pair->threshold;
+    const bool hidden = pair->history_runs >= 2 && pair->noise >= pair->threshold;
     if (decision == Decision::unconfirmed || (decision == Decision::inconclusive && hidden)) {
       const Wording words = wording(decision);
       noisy += fmt::format("{}compare calls it {}: {}{}.", noisy.empty() ? "" : " ", words.word,

@@ -35,7 +35,8 @@ double median(std::vector<double> values) {
 
 } // namespace
 
-std::optional<double> run_figure(const PageModel& page, const RunView& run, const FigureRef& ref) {
+RunFigures run_figures(const PageModel& page, const FigureRef& ref) {
+  RunFigures figures;
   for (const auto& experiment : page.experiments) {
     if (experiment.name != ref.experiment)
       continue;
@@ -48,16 +49,15 @@ std::optional<double> run_figure(const PageModel& page, const RunView& run, cons
             std::all_of(ref.params.items().begin(), ref.params.items().end(), [&](const auto& kv) {
               return member(params, kv.key().c_str()) == kv.value();
             });
-        if (point.ok && point.run == &run && named)
-          return point.median;
+        if (point.ok && named)
+          figures.try_emplace(point.run, point.median); // a run's first, as before
       }
     }
   }
-  return std::nullopt;
+  return figures;
 }
 
-std::optional<LaunchBound> littles_law_bound(const PageModel& page, const PointView& point,
-                                             const FigureRef& latency_ref) {
+std::optional<LaunchBound> littles_law_bound(const PointView& point, const RunFigures& latencies) {
   const json& extra = point.measurement->extra;
   const json& launch = member(extra, keys::launch);
   const auto moved = moved_per_loaded_byte(extra);
@@ -66,7 +66,9 @@ std::optional<LaunchBound> littles_law_bound(const PageModel& page, const PointV
   const double resident_blocks = number_at(launch, launch_keys::max_active_blocks_per_sm);
   const double bytes_moved = number_at(extra, keys::bytes_moved);
   const int sm_count = point.run->run->device.sm_count;
-  const auto latency = run_figure(page, *point.run, latency_ref);
+  const auto found = latencies.find(point.run);
+  const std::optional<double> latency =
+      found == latencies.end() ? std::nullopt : std::optional<double>(found->second);
   if (!moved || !(block > 0) || !(grid > 0) || !(resident_blocks > 0) || !(bytes_moved > 0) ||
       sm_count <= 0 || !latency || !point.run->peak_gbs)
     return std::nullopt;
@@ -149,8 +151,9 @@ std::string sentence_of(Grouped& per_launch) {
 BoundsDrawn littles_law_rules(const PageModel& page, const Sweep& sweep, const SeriesPlan& plan,
                               const FigureRef& latency) {
   Grouped per_series, per_launch;
+  const RunFigures latencies = run_figures(page, latency);
   for (const PointView* point : kept_points(*sweep.metric, sweep_keep(sweep))) {
-    const auto bound = littles_law_bound(page, *point, latency);
+    const auto bound = littles_law_bound(*point, latencies);
     if (!bound)
       continue;
     const json& params = point->measurement->params;

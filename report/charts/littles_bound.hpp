@@ -4,6 +4,8 @@
 // the declaration names) and achievable peak.
 #pragma once
 
+#include <unordered_map>
+
 #include "charts/plot.hpp"
 
 #include <optional>
@@ -21,15 +23,17 @@ struct LaunchBound {
   bool capped = false; ///< the peak is below the latency bound
 };
 
-/// The run's figure `latency` names (an experiment, metric and params), if measured and verified.
-std::optional<double> run_figure(const PageModel& page, const RunView& run,
-                                 const FigureRef& latency);
+/// Each run's figure `ref` names (an experiment, metric and params), where measured and
+/// verified: one pass over the figure's points, so a page of 1000 runs does not look each run's
+/// figure up again for every point that needs it.
+using RunFigures = std::unordered_map<const RunView*, double>;
+RunFigures run_figures(const PageModel& page, const FigureRef& ref);
 
 /// The bound of the launch that measured `point`, from its extra (launch: block_size,
 /// grid_size, max_active_blocks_per_sm; bytes_moved; access_type copy or read), its device's SM
-/// count and its run's latency (in ns) and peak; nothing when any of these is missing.
-std::optional<LaunchBound> littles_law_bound(const PageModel& page, const PointView& point,
-                                             const FigureRef& latency);
+/// count and its run's latency (in ns, from `latencies`: run_figures) and peak; nothing when any
+/// of these is missing.
+std::optional<LaunchBound> littles_law_bound(const PointView& point, const RunFigures& latencies);
 
 /// One rule per series and panel of a sweep (the median of its points' bounds) where the bound
 /// is below the peak, and the caption's sentence for every bound, capped or not.

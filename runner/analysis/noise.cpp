@@ -14,8 +14,7 @@ constexpr double min_variance = min_sigma * min_sigma;
 
 // Variance of ln(median) within one run: the median's variance for a normal sample,
 // (1.2533 sigma)^2 / n, with sigma from the MAD so that a few stragglers do not set it.
-double within_run_variance(const std::vector<double>& used) {
-  const double median = median_of(used);
+double within_run_variance(const std::vector<double>& used, double median) {
   if (used.size() < 2 || median <= 0)
     return min_variance;
   std::vector<double> deviations;
@@ -49,9 +48,13 @@ constexpr double min_whole_sigma = 5e-4;
 double median_of(std::vector<double> v) {
   if (v.empty())
     return 0;
-  std::sort(v.begin(), v.end());
+  // The middle element by selection, not a full sort (the noise model takes a median of every
+  // stored point's samples: a report of 1000 runs takes millions): the same value as sorting.
   const size_t m = v.size() / 2;
-  return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
+  std::nth_element(v.begin(), v.begin() + m, v.end());
+  if (v.size() % 2)
+    return v[m];
+  return 0.5 * (*std::max_element(v.begin(), v.begin() + m) + v[m]);
 }
 
 double slowdown_of(const Measurement& m, double earlier, double later) {
@@ -137,7 +140,7 @@ void NoiseModel::add_segment(const std::vector<const RunRecord*>& runs) {
       const auto id = std::make_pair(machine, m->comparability_key);
       Point& p = points_[id];
       group_[id] = group_of(machine, *m);
-      p.within_sum += within_run_variance(used);
+      p.within_sum += within_run_variance(used, median);
       p.within_n++;
       p.runs++;
       runs_on_[machine] = std::max(runs_on_[machine], p.runs);
@@ -248,7 +251,8 @@ NoiseEstimate NoiseModel::estimate(const std::string& machine, const Measurement
     e.df = df;
     e.source = NoiseSource::history;
   } else if (prior) {
-    e.sigma = std::sqrt(prior->scale * within_run_variance(m.used_samples()));
+    const std::vector<double> used = m.used_samples();
+    e.sigma = std::sqrt(prior->scale * within_run_variance(used, median_of(used)));
     e.df = prior->d0;
     e.source = NoiseSource::neighbours;
   } else {

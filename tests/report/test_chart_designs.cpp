@@ -220,8 +220,10 @@ TEST_F(Designs, LittlesLawBoundOfTheGuidesLaunchFromTheSameRunsLatencyAndPeak) {
       metric_in(experiment_in(slow, "offset_copy"), "effective_bandwidth").points.front();
   const FigureRef latency_ref =
       *experiment_in(slow, "offset_copy").declaration->charts.at(0).littles_law_latency;
-  const double latency = *charts::run_figure(slow, *guide.run, latency_ref);
-  const auto bound = charts::littles_law_bound(slow, guide, latency_ref);
+  const charts::RunFigures latencies = charts::run_figures(slow, latency_ref);
+  ASSERT_TRUE(latencies.count(guide.run));
+  const double latency = latencies.at(guide.run);
+  const auto bound = charts::littles_law_bound(guide, latencies);
   ASSERT_TRUE(bound);
   EXPECT_DOUBLE_EQ(bound->in_flight_bytes_per_sm, 2048 * 4.0); // 8 blocks x 256 x one word
   EXPECT_DOUBLE_EQ(bound->gbs,
