@@ -81,7 +81,14 @@ std::string format_with_unit(double value, const std::string& unit) {
 std::string format_range(double low, double high, const std::string& unit) {
   if (dimensionless(unit) || unit == "bytes" || unit == "B" || unit == "%")
     return format_with_unit(low, unit) + " – " + format_with_unit(high, unit);
-  return format_number(low) + " – " + format_with_unit(high, unit);
+  // Both ends through format_with_unit, which may move a rate up a prefix (GFLOP/s to
+  // TFLOP/s): the unit is written once where both ends have the same, else at each end.
+  const std::string lo = format_with_unit(low, unit), hi = format_with_unit(high, unit);
+  const std::size_t lo_space = lo.rfind(' '), hi_space = hi.rfind(' ');
+  if (lo_space != std::string::npos && hi_space != std::string::npos &&
+      lo.compare(lo_space, std::string::npos, hi, hi_space, std::string::npos) == 0)
+    return lo.substr(0, lo_space) + " – " + hi;
+  return lo + " – " + hi;
 }
 
 std::string format_percent(double percent) {

@@ -32,6 +32,43 @@ std::string measure_title(Measure measure, const std::string& family, const std:
   return "";
 }
 
+namespace {
+
+// The figures down the side, in the order given, never cut.
+json figure_axis() {
+  return {{"field", "figure"},
+          {"type", "nominal"},
+          {"sort", nullptr},
+          {"title", nullptr},
+          {"axis", {{"labelLimit", 0}}}};
+}
+
+// A bar per device model and figure, coloured by the model's page-wide colour, with the
+// tooltip's device, figure and point and then `values` (the absolute and the % charts share it).
+json device_bars(const json& y, const std::vector<std::string>& models,
+                 const std::vector<std::string>& colours, const std::string& title,
+                 const json& values) {
+  json tooltip = json::array({{{"field", "device"}, {"title", "device"}},
+                              {{"field", "figure"}, {"title", "figure"}},
+                              {{"field", "point"}, {"title", "at"}}});
+  for (const auto& value : values)
+    tooltip.push_back(value);
+  return {{"mark", {{"type", "bar"}, {"tooltip", true}}},
+          {"encoding",
+           {{"y", y},
+            {"yOffset", {{"field", "device"}, {"sort", models}}},
+            {"x", {{"field", "value"}, {"type", "quantitative"}, {"title", title}}},
+            {"color",
+             {{"field", "device"},
+              {"type", "nominal"},
+              {"title", "device"},
+              {"scale", {{"domain", models}, {"range", colours}}},
+              {"legend", {{"orient", "bottom"}, {"labelLimit", 0}}}}},
+            {"tooltip", tooltip}}}};
+}
+
+} // namespace
+
 json absolute_chart(const std::vector<MatchedFigure>& figures, const std::string& unit,
                     const std::vector<std::string>& models,
                     const std::vector<std::string>& colours) {
@@ -65,30 +102,12 @@ json absolute_chart(const std::vector<MatchedFigure>& figures, const std::string
     if (std::find(labels.begin(), labels.end(), row["figure"]) == labels.end())
       labels.push_back(row["figure"]);
   const std::string title = unit + (direction == "mixed" ? "" : " (" + direction + ")");
-  const json y = {{"field", "figure"},
-                  {"type", "nominal"},
-                  {"sort", nullptr},
-                  {"title", nullptr},
-                  {"axis", {{"labelLimit", 0}}}};
+  const json y = figure_axis();
   const json y_offset = {{"field", "device"}, {"sort", models}};
-  json bars = {{"mark", {{"type", "bar"}, {"tooltip", true}}},
-               {"encoding",
-                {{"y", y},
-                 {"yOffset", y_offset},
-                 {"x", {{"field", "value"}, {"type", "quantitative"}, {"title", title}}},
-                 {"color",
-                  {{"field", "device"},
-                   {"type", "nominal"},
-                   {"title", "device"},
-                   {"scale", {{"domain", models}, {"range", colours}}},
-                   {"legend", {{"orient", "bottom"}, {"labelLimit", 0}}}}},
-                 {"tooltip",
-                  {{{"field", "device"}, {"title", "device"}},
-                   {{"field", "figure"}, {"title", "figure"}},
-                   {{"field", "point"}, {"title", "at"}},
-                   {{"field", "value_text"}, {"title", "median of run medians"}},
-                   {{"field", "range_text"}, {"title", "range of run medians"}},
-                   {{"field", "runs"}, {"title", "runs"}}}}}}};
+  json bars = device_bars(y, models, colours, title,
+                          {{{"field", "value_text"}, {"title", "median of run medians"}},
+                           {{"field", "range_text"}, {"title", "range of run medians"}},
+                           {{"field", "runs"}, {"title", "runs"}}});
   // The run spread: a whisker from the lowest to the highest run median.
   json whiskers = {{"mark", {{"type", "rule"}, {"color", "#222"}}},
                    {"encoding",
@@ -136,27 +155,8 @@ json matched_chart(const std::vector<MatchedFigure>& figures, const std::string&
     if (std::find(labels.begin(), labels.end(), row["figure"]) == labels.end())
       labels.push_back(row["figure"]);
   const std::string title = measure_title(measure, family, unit);
-  json bars = {{"mark", {{"type", "bar"}, {"tooltip", true}}},
-               {"encoding",
-                {{"y",
-                  {{"field", "figure"},
-                   {"type", "nominal"},
-                   {"sort", nullptr},
-                   {"title", nullptr},
-                   {"axis", {{"labelLimit", 0}}}}},
-                 {"yOffset", {{"field", "device"}, {"sort", models}}},
-                 {"x", {{"field", "value"}, {"type", "quantitative"}, {"title", title}}},
-                 {"color",
-                  {{"field", "device"},
-                   {"type", "nominal"},
-                   {"title", "device"},
-                   {"scale", {{"domain", models}, {"range", colours}}},
-                   {"legend", {{"orient", "bottom"}, {"labelLimit", 0}}}}},
-                 {"tooltip",
-                  {{{"field", "device"}, {"title", "device"}},
-                   {{"field", "figure"}, {"title", "figure"}},
-                   {{"field", "point"}, {"title", "at"}},
-                   {{"field", "value_text"}, {"title", title}}}}}}};
+  const json y = figure_axis();
+  json bars = device_bars(y, models, colours, title, {{{"field", "value_text"}, {"title", title}}});
   json layers = json::array({std::move(bars)});
   if (measure == Measure::pct_of_limit)
     layers.push_back({{"mark", {{"type", "rule"}, {"color", alarm_colour}, {"strokeDash", {6, 4}}}},

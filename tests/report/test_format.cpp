@@ -52,6 +52,12 @@ TEST(Format, ParametersNamedBytesAreSizes) {
 TEST(Format, RangesNameTheirUnitOnceUnlessItIsASize) {
   EXPECT_EQ(format_range(3550.58, 4540.56, "GB/s"), "3550.6 – 4540.6 GB/s");
   EXPECT_EQ(format_range(0.0123, 0.02, "ms"), "0.0123 – 0.02 ms");
+  // Both ends on the scale format_with_unit picks (issue 25: "64549.8 – 65.04 TFLOP/s").
+  EXPECT_EQ(format_range(64549.8, 65040, "GFLOP/s"),
+            format_with_unit(64549.8, "GFLOP/s")
+                    .substr(0, format_with_unit(64549.8, "GFLOP/s").rfind(' ')) +
+                " – " + format_with_unit(65040, "GFLOP/s"));
+  EXPECT_EQ(format_range(64549.8, 65040, "GFLOP/s").find("64549"), std::string::npos);
   EXPECT_EQ(format_range(4096, 1048576, "bytes"), "4 KiB – 1 MiB");
   EXPECT_EQ(format_range(80, 90, "%"), "80.0 % – 90.0 %");
 }
