@@ -7,25 +7,17 @@
 // Usage: node draw_time.js REPORT.html [--repeat 3]
 'use strict';
 
-const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { chromium } = require('playwright-core');
+const { open_browser } = require('./chromium');
 
 async function main() {
   const argv = process.argv.slice(2);
   const html = argv[0];
   const repeat = argv[1] === '--repeat' ? Number(argv[2]) : 3;
   if (!html || !(repeat >= 1)) throw new Error('usage: draw_time.js REPORT.html [--repeat N]');
-  const user_data_dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apod-draw-time-'));
-  const context = await chromium.launchPersistentContext(user_data_dir, {
-    executablePath: process.env.APOD_CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 900 },
-  });
+  const browser = await open_browser('apod-draw-time-', { width: 1280, height: 900 });
+  const context = browser.context;
   const times = [];
   let charts = 0, status = '';
   try {
@@ -56,8 +48,7 @@ async function main() {
       await page.close();
     }
   } finally {
-    await context.close();
-    fs.rmSync(user_data_dir, { recursive: true, force: true });
+    await browser.close();
   }
   times.sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)];

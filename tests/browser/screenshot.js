@@ -7,11 +7,9 @@
 //        [--scroll SELECTOR] (scroll that element to the top first)
 'use strict';
 
-const fs = require('fs');
-const os = require('os');
 const path = require('path');
 const { pathToFileURL } = require('url');
-const { chromium } = require('playwright-core');
+const { open_browser } = require('./chromium');
 
 function parse_args(argv) {
   const args = { html: null, out: null, width: 1280, height: 900, full: false, scroll: null };
@@ -30,14 +28,8 @@ function parse_args(argv) {
 
 async function main() {
   const args = parse_args(process.argv.slice(2));
-  const user_data_dir = fs.mkdtempSync(path.join(os.tmpdir(), 'apod-screenshot-'));
-  const context = await chromium.launchPersistentContext(user_data_dir, {
-    executablePath: process.env.APOD_CHROMIUM || '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run',
-           '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: args.width, height: args.height },
-  });
+  const browser = await open_browser('apod-screenshot-', { width: args.width, height: args.height });
+  const context = browser.context;
   try {
     const page = context.pages()[0] || await context.newPage();
     await page.goto(pathToFileURL(path.resolve(args.html)).href, { waitUntil: 'load' });
@@ -48,8 +40,7 @@ async function main() {
     await page.screenshot({ path: args.out, fullPage: args.full });
     console.log(`wrote ${args.out}`);
   } finally {
-    await context.close();
-    fs.rmSync(user_data_dir, { recursive: true, force: true });
+    await browser.close();
   }
 }
 
