@@ -1,5 +1,6 @@
 #include "markdown_comparison.hpp"
 
+#include "class_lines.hpp"
 #include "format.hpp"
 #include "matched.hpp"
 

@@ -8,6 +8,7 @@
 #include "sections/comparison.hpp"
 
 #include "charts/comparison.hpp"
+#include "class_lines.hpp"
 #include "format.hpp"
 #include "matched.hpp"
 #include "palette.hpp"

@@ -9,6 +9,7 @@
 //   where prices and power are known.
 #include "sections/first_screen.hpp"
 
+#include "class_lines.hpp"
 #include "format.hpp"
 #include "matched.hpp"
 #include "palette.hpp"

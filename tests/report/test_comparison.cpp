@@ -6,6 +6,7 @@
 // power measured during the work, stable colours, sortable tables and the composite; the --prices
 // file's checks (board power included); and a point's own limit (extra.limit_gbs).
 #include "charts/comparison.hpp"
+#include "class_lines.hpp"
 #include "context.hpp"
 #include "core/errors.hpp"
 #include "core/text.hpp"

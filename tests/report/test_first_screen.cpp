@@ -403,7 +403,7 @@ TEST(BetterForWhat, OnlyWithTwoModelsAndOnlyOnMatchedPoints) {
   const std::size_t better = glance.find("Which is better for what");
   ASSERT_NE(better, std::string::npos);
   const std::string lines = glance.substr(better);
-  // One line per workload class (matched.hpp, class_lines): the H200 leads memory-bound figures
+  // One line per workload class (class_lines.hpp): the H200 leads memory-bound figures
   // about 3x; per dollar the A100 does (below 1x).
   EXPECT_NE(lines.find("memory-bound</a>: <strong class=\"device-name\""), std::string::npos);
   EXPECT_NE(lines.find("over NVIDIA A100-SXM4-40GB"), std::string::npos);
