@@ -51,6 +51,15 @@ grep -q 'class="change change-bad"' "$tmp/r.html" &&
   grep -q '<strong class="change-word">REGRESSION</strong>: the newest run' "$tmp/r.html" &&
   grep -q ">1 regression, " "$tmp/r.html" ||
   { echo "FAIL html_first_screen: the pinned baseline's verdict is not on the page"; failures=$((failures + 1)); }
+# The page apod writes is packed (report/pack.hpp): no chart spec or Vega source in plain text;
+# --plain-data writes the same page unpacked, and unpacking the packed one gives its markup.
+grep -q 'data-packed="deflate-base64"' "$tmp/r.html" && ! grep -q '"\$schema"\|"mark":' "$tmp/r.html" ||
+  { echo "FAIL html_packed: the page's data is not packed"; failures=$((failures + 1)); }
+expect html_plain 0 "wrote" -- "$apod" report --db "$tmp/r.db" --out "$tmp/plain.html" --plain-data
+! grep -q 'data-packed=' "$tmp/plain.html" && grep -q '"mark":' "$tmp/plain.html" ||
+  { echo "FAIL html_plain_data: --plain-data left packed blocks or no plain spec"; failures=$((failures + 1)); }
+python3 "$(dirname "$0")/../browser/unpack_page.py" "$tmp/r.html" | grep -q '"mark":' ||
+  { echo "FAIL html_unpacks: the packed page does not inflate to its specs"; failures=$((failures + 1)); }
 expect bad_format 2 "" -- "$apod" report --db "$tmp/r.db" --format pdf
 
 echo "$passed passed, $failures failed"
