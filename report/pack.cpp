@@ -3,6 +3,7 @@
 #include <zlib.h>
 
 #include <array>
+#include <optional>
 #include <stdexcept>
 
 namespace apod::report {
@@ -84,6 +85,23 @@ std::size_t details_end(const std::string& html, std::size_t open) {
   }
 }
 
+// The body of the script element whose opening tag holds `from`: where the tag ends (its '>')
+// and where "</script>" starts. None when `from` is npos or the element does not close.
+struct ScriptBody {
+  std::size_t tag_end = 0, close = 0;
+  std::string_view text(const std::string& html) const {
+    return {html.data() + tag_end + 1, close - tag_end - 1};
+  }
+};
+std::optional<ScriptBody> script_body(const std::string& html, std::size_t from) {
+  const std::size_t tag_end = from == std::string::npos ? from : html.find('>', from);
+  const std::size_t close =
+      tag_end == std::string::npos ? tag_end : html.find(script_close, tag_end);
+  if (close == std::string::npos)
+    return std::nullopt;
+  return ScriptBody{tag_end, close};
+}
+
 // The page with each JSON script's body packed, whatever its size: every chart reads its spec
 // the same way.
 std::string pack_json_blocks(const std::string& html) {
@@ -92,18 +110,15 @@ std::string pack_json_blocks(const std::string& html) {
   std::size_t at = 0;
   while (true) {
     const std::size_t open = html.find(json_open, at);
-    const std::size_t tag_end = open == std::string::npos ? open : html.find('>', open);
-    const std::size_t close =
-        tag_end == std::string::npos ? tag_end : html.find(script_close, tag_end);
-    if (close == std::string::npos)
+    const auto body = script_body(html, open);
+    if (!body)
       break;
-    const std::string_view body(html.data() + tag_end + 1, close - tag_end - 1);
     out.append(html, at, open + json_open.size() - at);
     out += ' ';
     out += packed_attribute;
-    out.append(html, open + json_open.size(), tag_end + 1 - open - json_open.size());
-    out += deflate_base64(body);
-    at = close;
+    out.append(html, open + json_open.size(), body->tag_end + 1 - open - json_open.size());
+    out += deflate_base64(body->text(html));
+    at = body->close;
   }
   out.append(html, at, std::string::npos);
   return out;
@@ -185,23 +200,21 @@ std::string unpack_page(const std::string& html) {
   const std::string marker = " " + std::string(packed_attribute);
   while (true) {
     const std::size_t mark = html.find(marker, at);
-    const std::size_t tag_end = mark == std::string::npos ? mark : html.find('>', mark);
-    const std::size_t close =
-        tag_end == std::string::npos ? tag_end : html.find(script_close, tag_end);
-    if (close == std::string::npos)
+    const auto body = script_body(html, mark);
+    if (!body)
       break;
-    const std::string_view packed(html.data() + tag_end + 1, close - tag_end - 1);
+    const std::string_view packed = body->text(html);
     const std::size_t tag_start = html.rfind("<script", mark);
     if (html.compare(tag_start, html_block_open.size(), html_block_open) == 0) {
       // A table's content: the script element was not in the page.
       out.append(html, at, tag_start - at);
       out += unpack_page(inflate_base64(packed)); // it may hold packed blocks of its own
-      at = close + script_close.size();
+      at = body->close + script_close.size();
     } else {
       out.append(html, at, mark - at);
-      out.append(html, mark + marker.size(), tag_end + 1 - mark - marker.size());
+      out.append(html, mark + marker.size(), body->tag_end + 1 - mark - marker.size());
       out += inflate_base64(packed);
-      at = close;
+      at = body->close;
     }
   }
   out.append(html, at, std::string::npos);

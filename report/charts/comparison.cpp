@@ -5,6 +5,7 @@
 #include "palette.hpp"
 
 #include <algorithm>
+#include <set>
 
 namespace apod::report {
 
@@ -41,6 +42,14 @@ json figure_axis() {
           {"sort", nullptr},
           {"title", nullptr},
           {"axis", {{"labelLimit", 0}}}};
+}
+
+// The height of a chart of a bar per model for each distinct figure of `rows`.
+std::size_t bars_height(const json& rows, std::size_t models) {
+  std::set<std::string> figures;
+  for (const auto& row : rows)
+    figures.insert(row["figure"].get<std::string>());
+  return figures.size() * (models * 14 + 14);
 }
 
 // A bar per device model and figure, coloured by the model's page-wide colour, with the
@@ -97,10 +106,6 @@ json absolute_chart(const std::vector<MatchedFigure>& figures, const std::string
   }
   if (rows.empty())
     return nullptr;
-  std::vector<std::string> labels;
-  for (const auto& row : rows)
-    if (std::find(labels.begin(), labels.end(), row["figure"]) == labels.end())
-      labels.push_back(row["figure"]);
   const std::string title = unit + (direction == "mixed" ? "" : " (" + direction + ")");
   const json y = figure_axis();
   const json y_offset = {{"field", "device"}, {"sort", models}};
@@ -115,7 +120,7 @@ json absolute_chart(const std::vector<MatchedFigure>& figures, const std::string
                      {"yOffset", y_offset},
                      {"x", {{"field", "low"}, {"type", "quantitative"}}},
                      {"x2", {{"field", "high"}}}}}};
-  const std::size_t height = labels.size() * (models.size() * 14 + 14);
+  const std::size_t height = bars_height(rows, models.size());
   return {{"width", "container"},
           {"height", std::max<std::size_t>(height, 60)},
           {"data", {{"values", std::move(rows)}}},
@@ -150,10 +155,6 @@ json matched_chart(const std::vector<MatchedFigure>& figures, const std::string&
   }
   if (rows.empty())
     return nullptr;
-  std::vector<std::string> labels;
-  for (const auto& row : rows)
-    if (std::find(labels.begin(), labels.end(), row["figure"]) == labels.end())
-      labels.push_back(row["figure"]);
   const std::string title = measure_title(measure, family, unit);
   const json y = figure_axis();
   json bars = device_bars(y, models, colours, title, {{{"field", "value_text"}, {"title", title}}});
@@ -161,7 +162,7 @@ json matched_chart(const std::vector<MatchedFigure>& figures, const std::string&
   if (measure == Measure::pct_of_limit)
     layers.push_back({{"mark", {{"type", "rule"}, {"color", alarm_colour}, {"strokeDash", {6, 4}}}},
                       {"encoding", {{"x", {{"datum", 100}}}}}});
-  const std::size_t height = labels.size() * (models.size() * 14 + 14);
+  const std::size_t height = bars_height(rows, models.size());
   return {{"width", "container"},
           {"height", std::max<std::size_t>(height, 60)},
           {"data", {{"values", std::move(rows)}}},
